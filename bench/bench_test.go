@@ -1,0 +1,109 @@
+package bench
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkW1EmptyJobs: b.N independent empty jobs scheduled from the
+// benchmark goroutine, in batches of w1Batch each followed by one wait. One
+// op is one job, so ns/op is the cost per job; use -benchtime=1000000x.
+func BenchmarkW1EmptyJobs(b *testing.B) {
+	forImpls(b, false, w1Batch, func(s system, n int) error {
+		for ; n > 0; n -= w1Batch {
+			if err := s.emptyJobs(min(n, w1Batch)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// BenchmarkW2ParallelFor: x[i] = x[i]*1.0001 + 0.5 over w2Len float32 in
+// chunks of c items. One op is one pass.
+func BenchmarkW2ParallelFor(b *testing.B) {
+	v := newVector(w2Len)
+	for _, im := range impls {
+		b.Run(im.name, func(b *testing.B) {
+			for _, chunk := range w2Chunks {
+				b.Run(fmt.Sprintf("chunk=%d", chunk), func(b *testing.B) {
+					measure(b, im, false, 1, ops(func(s system) error { return s.parallelFor(v, chunk) }))
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkW3WideDAG: a root job, w3Width middle jobs of about 2 µs that
+// depend on it, and a join depending on all of them. One op is one graph.
+func BenchmarkW3WideDAG(b *testing.B) {
+	var d dag
+	forImpls(b, false, 1, ops(func(s system) error { return s.wideDAG(&d) }))
+}
+
+// BenchmarkW4Fib: fib(w4N) by fork-join, each call with n >= fibCutoff
+// forking two child jobs and waiting for both. One op is one fib(w4N).
+func BenchmarkW4Fib(b *testing.B) {
+	forImpls(b, true, 1, func(s system, n int) error {
+		var got int64
+		for range n {
+			var err error
+			if got, err = s.fib(w4N); err != nil {
+				return err
+			}
+		}
+		if got != w4Want {
+			return fmt.Errorf("fib(%d) = %d, want %d", w4N, got, w4Want)
+		}
+		return nil
+	})
+}
+
+// A run performs n ops of a workload on s.
+type run func(s system, n int) error
+
+// ops makes the run that calls op n times.
+func ops(op func(system) error) run {
+	return func(s system, n int) error {
+		for range n {
+			if err := op(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// forImpls makes every implementation a sub-benchmark <impl> of b (see
+// measure).
+func forImpls(b *testing.B, nested bool, warm int, r run) {
+	for _, im := range impls {
+		b.Run(im.name, func(b *testing.B) { measure(b, im, nested, warm, r) })
+	}
+}
+
+// measure opens a system of im (nested as for impl.open), warms it up with
+// warm untimed ops, so that pools have started their goroutines and weft its
+// arena, then times b.N ops with allocations reported. The system is closed
+// outside the timed region.
+func measure(b *testing.B, im impl, nested bool, warm int, r run) {
+	s, err := im.open(nested)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		if err := s.close(); err != nil {
+			b.Error(err)
+		}
+	}()
+	if err := r(s, warm); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	err = r(s, b.N)
+	b.StopTimer()
+	if err != nil {
+		b.Fatal(err)
+	}
+}

@@ -1,0 +1,271 @@
+// Command benchtable turns `go test -bench` output of the weft comparison
+// benchmarks into one markdown table per workload.
+//
+//	go test -run XXX -bench . -benchmem -count=5 | go run ./cmd/benchtable
+//
+// Benchmark names are read as Benchmark<Workload>/<impl>[/<variant>][-P].
+// For each workload (and variant) a row per impl gives the median ns/op and
+// allocs/op over the -count runs, and the ratio the issue reports:
+//
+//	W1  ns/job (one op is one job)
+//	W2  speedup, serial ns/op ÷ impl ns/op
+//	W3  ratio, impl ns/op ÷ serial ns/op
+//	W4  speedup, serial ns/op ÷ impl ns/op
+//
+// Other lines (goos, cpu, PASS, ...) are ignored, except that cpu and the
+// GOMAXPROCS suffix are echoed above the tables.
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+func main() {
+	if err := run(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(1)
+	}
+}
+
+// A ratio is the workload-specific last column.
+type ratio struct {
+	header string
+	// of computes it from an impl's and serial's median ns/op; serial is
+	// 0 when there is no serial row.
+	of func(impl, serial float64) (string, bool)
+}
+
+// ratios maps a workload's "W<k>" prefix to its ratio column.
+var ratios = map[string]ratio{
+	"W1": {"ns/job", func(impl, _ float64) (string, bool) { return formatNs(impl), true }},
+	"W2": {"speedup (serial ÷ impl)", divide(false)},
+	"W3": {"ratio (impl ÷ serial)", divide(true)},
+	"W4": {"speedup (serial ÷ impl)", divide(false)},
+}
+
+// divide returns impl ÷ serial (or serial ÷ impl) to two decimals.
+func divide(implOverSerial bool) func(impl, serial float64) (string, bool) {
+	return func(impl, serial float64) (string, bool) {
+		if impl <= 0 || serial <= 0 {
+			return "", false
+		}
+		r := serial / impl
+		if implOverSerial {
+			r = impl / serial
+		}
+		return strconv.FormatFloat(r, 'f', 2, 64), true
+	}
+}
+
+// samples are one row's measurements, one per -count run.
+type samples struct{ ns, allocs []float64 }
+
+// workload keeps its variants and their impls in input order.
+type workload struct {
+	name     string
+	variants []string
+	impls    map[string][]string // variant -> impls in order
+	rows     map[[2]string]*samples
+}
+
+// procsSuffix is the -GOMAXPROCS suffix go test appends to benchmark names.
+var procsSuffix = regexp.MustCompile(`-(\d+)$`)
+
+func run(r io.Reader, w io.Writer) error {
+	var (
+		order []*workload
+		byKey = map[string]*workload{}
+		cpu   string
+		procs string
+	)
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := sc.Text()
+		if c, ok := strings.CutPrefix(line, "cpu: "); ok {
+			cpu = c
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		if _, err := strconv.Atoi(f[1]); err != nil {
+			continue // not a result line
+		}
+		name := f[0]
+		if m := procsSuffix.FindStringSubmatch(name); m != nil {
+			procs = m[1]
+			name = name[:len(name)-len(m[0])]
+		}
+		parts := strings.SplitN(strings.TrimPrefix(name, "Benchmark"), "/", 3)
+		if len(parts) < 2 {
+			continue // not one of ours: no impl level
+		}
+		wl, im, variant := parts[0], parts[1], ""
+		if len(parts) == 3 {
+			variant = parts[2]
+		}
+		ns, allocs, ok := metrics(f[2:])
+		if !ok {
+			continue
+		}
+
+		x := byKey[wl]
+		if x == nil {
+			x = &workload{name: wl, impls: map[string][]string{}, rows: map[[2]string]*samples{}}
+			byKey[wl] = x
+			order = append(order, x)
+		}
+		key := [2]string{variant, im}
+		s := x.rows[key]
+		if s == nil {
+			s = new(samples)
+			x.rows[key] = s
+			if _, seen := x.impls[variant]; !seen {
+				x.variants = append(x.variants, variant)
+			}
+			x.impls[variant] = append(x.impls[variant], im)
+		}
+		s.ns = append(s.ns, ns)
+		if allocs >= 0 {
+			s.allocs = append(s.allocs, allocs)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if len(order) == 0 {
+		return fmt.Errorf("no benchmark results on stdin")
+	}
+
+	if cpu != "" || procs != "" {
+		fmt.Fprintf(w, "cpu: %s, GOMAXPROCS: %s\n\n", cmp.Or(cpu, "?"), cmp.Or(procs, "1"))
+	}
+	for i, x := range order {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		x.print(w)
+	}
+	return nil
+}
+
+// metrics reads ns/op and allocs/op from the value-unit pairs of a result
+// line; allocs is -1 without -benchmem.
+func metrics(f []string) (ns, allocs float64, ok bool) {
+	allocs = -1
+	for i := 0; i+1 < len(f); i += 2 {
+		v, err := strconv.ParseFloat(f[i], 64)
+		if err != nil {
+			return 0, 0, false
+		}
+		switch f[i+1] {
+		case "ns/op":
+			ns, ok = v, true
+		case "allocs/op":
+			allocs = v
+		}
+	}
+	return ns, allocs, ok
+}
+
+// print writes the workload's markdown table.
+func (x *workload) print(w io.Writer) {
+	rt, hasRatio := ratios[x.name[:min(2, len(x.name))]]
+	runs := 0
+	for _, s := range x.rows {
+		runs = max(runs, len(s.ns))
+	}
+	vhead, vals := variantColumn(x.variants)
+
+	fmt.Fprintf(w, "### %s (median of %d)\n\n", x.name, runs)
+	head := []string{"impl"}
+	if vhead != "" {
+		head = append(head, vhead)
+	}
+	head = append(head, "ns/op", "allocs/op")
+	if hasRatio {
+		head = append(head, rt.header)
+	}
+	row(w, head)
+	row(w, slices.Repeat([]string{"---"}, len(head)))
+	for vi, v := range x.variants {
+		serial := 0.0
+		if s := x.rows[[2]string{v, "serial"}]; s != nil {
+			serial = median(s.ns)
+		}
+		for _, im := range x.impls[v] {
+			s := x.rows[[2]string{v, im}]
+			ns := median(s.ns)
+			cells := []string{im}
+			if vhead != "" {
+				cells = append(cells, vals[vi])
+			}
+			cells = append(cells, formatNs(ns), "-")
+			if len(s.allocs) > 0 {
+				cells[len(cells)-1] = strconv.FormatFloat(median(s.allocs), 'f', -1, 64)
+			}
+			if hasRatio {
+				c, ok := rt.of(ns, serial)
+				if !ok {
+					c = "-"
+				}
+				cells = append(cells, c)
+			}
+			row(w, cells)
+		}
+	}
+}
+
+// variantColumn names the variant column and its cells: "chunk" and "1024"
+// for variants chunk=1024, the whole variant under "variant" otherwise, and
+// no column when there is no variant.
+func variantColumn(variants []string) (head string, vals []string) {
+	if len(variants) == 1 && variants[0] == "" {
+		return "", nil
+	}
+	for _, v := range variants {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok || strings.Contains(val, "/") || (head != "" && k != head) {
+			return "variant", variants
+		}
+		head = k
+		vals = append(vals, val)
+	}
+	return head, vals
+}
+
+func row(w io.Writer, cells []string) {
+	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+}
+
+// median of a non-empty sample.
+func median(v []float64) float64 {
+	s := slices.Sorted(slices.Values(v))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// formatNs keeps about three significant digits for small values and
+// whole nanoseconds for large ones.
+func formatNs(ns float64) string {
+	switch {
+	case ns >= 100:
+		return strconv.FormatFloat(ns, 'f', 0, 64)
+	case ns >= 10:
+		return strconv.FormatFloat(ns, 'f', 1, 64)
+	default:
+		return strconv.FormatFloat(ns, 'f', 2, 64)
+	}
+}

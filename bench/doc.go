@@ -1,0 +1,24 @@
+// Package bench compares the weft job pool (github.com/weft-engine/weft/jobs)
+// with a plain serial loop and with the usual ways of running tasks in Go:
+// a goroutine per job, a fixed pool fed through a channel, errgroup with a
+// limit, and an ants pool.
+//
+// It is a separate module so that the peer libraries (golang.org/x/sync,
+// github.com/panjf2000/ants/v2) never enter weft's own go.mod.
+//
+// Workloads, one benchmark each; sub-benchmarks are named <Workload>/<impl>
+// with impl one of weft, serial, goroutines, chanpool, errgroup, ants:
+//
+//	W1 BenchmarkW1EmptyJobs             one op = one empty job (ns/op is ns per job)
+//	W2 BenchmarkW2ParallelFor/*/chunk=c  one op = one pass over 4,000,000 float32
+//	W3 BenchmarkW3WideDAG               one op = root, 1,000 jobs of about 2 µs, join
+//	W4 BenchmarkW4Fib                   one op = fork-join fib(30), serial below n=16
+//
+// Run, for example:
+//
+//	go test -run XXX -bench W1 -benchmem -benchtime=1000000x -count=5 > w1.txt
+//	go test -run XXX -bench 'W[234]' -benchmem -count=5 > w234.txt
+//	cat w1.txt w234.txt | go run ./cmd/benchtable
+//
+// The sources are test files; this file only documents the package.
+package bench

@@ -1,0 +1,150 @@
+package bench
+
+import (
+	"fmt"
+
+	"github.com/weft-engine/weft/jobs"
+)
+
+// weft runs the workloads on a jobs.Pool owned by the goroutine that opened
+// it. Every Run func is built once (package-level funcs, or a method value
+// made in openWeft) and all per-job state travels in Lo/Hi and a
+// pointer-shaped Data, so steady-state ops allocate nothing. Each op ends
+// with a Wait and a Reset.
+type weft struct {
+	p    *jobs.Pool
+	hs   []jobs.Handle // W1 batch and W3 middle-job handles
+	fibs []int64       // W4 result slots, indexed as a binary tree (root 1)
+	fibF jobs.Func     // W4 job body, w.fibJob
+}
+
+// weftFibDepth bounds the W4 fork tree: 2^weftFibDepth result slots hold
+// fib(n) for n up to fibCutoff - 2 + weftFibDepth (fib(30) with depth 16).
+const weftFibDepth = 16
+
+func openWeft(bool) (system, error) {
+	p, err := jobs.New(jobs.Options{Workers: jobs.DefaultWorkers})
+	if err != nil {
+		return nil, err
+	}
+	w := &weft{
+		p:    p,
+		hs:   make([]jobs.Handle, max(w1Batch, w3Width)),
+		fibs: make([]int64, 1<<weftFibDepth),
+	}
+	w.fibF = w.fibJob
+	return w, nil
+}
+
+// frame waits for h, then resets the pool for the next op.
+func (w *weft) frame(h jobs.Handle) error {
+	if err := w.p.Wait(h); err != nil {
+		return err
+	}
+	return w.p.Reset()
+}
+
+// weftEmpty is the W1 job body.
+func weftEmpty(*jobs.Ctx) { emptyJob() }
+
+func (w *weft) emptyJobs(n int) error {
+	hs := w.hs[:n]
+	for i := range hs {
+		h, err := w.p.Schedule(jobs.Job{Run: weftEmpty})
+		if err != nil {
+			return err
+		}
+		hs[i] = h
+	}
+	all, err := w.p.Combine(hs...)
+	if err != nil {
+		return err
+	}
+	return w.frame(all)
+}
+
+// weftScale is the W2 chunk body; Data is the *vector.
+func weftScale(c *jobs.Ctx) {
+	lo, hi := c.Range()
+	scale(c.Data().(*vector).x[lo:hi])
+}
+
+func (w *weft) parallelFor(v *vector, chunk int) error {
+	h, err := w.p.ParallelFor(jobs.Job{Run: weftScale, Data: v}, len(v.x), chunk)
+	if err != nil {
+		return err
+	}
+	return w.frame(h)
+}
+
+// The W3 job bodies; Data is the *dag, Lo the middle job's index.
+func weftRoot(c *jobs.Ctx) { c.Data().(*dag).root() }
+func weftMid(c *jobs.Ctx)  { lo, _ := c.Range(); c.Data().(*dag).mid(lo) }
+func weftJoin(c *jobs.Ctx) { c.Data().(*dag).join() }
+
+func (w *weft) wideDAG(d *dag) error {
+	root, err := w.p.Schedule(jobs.Job{Run: weftRoot, Data: d})
+	if err != nil {
+		return err
+	}
+	mids := w.hs[:w3Width]
+	for i := range mids {
+		if mids[i], err = w.p.Schedule(jobs.Job{Run: weftMid, Data: d, Lo: i}, root); err != nil {
+			return err
+		}
+	}
+	join, err := w.p.Schedule(jobs.Job{Run: weftJoin, Data: d}, mids...)
+	if err != nil {
+		return err
+	}
+	return w.frame(join)
+}
+
+func (w *weft) fib(n int) (int64, error) {
+	if n-fibCutoff+2 > weftFibDepth { // the deepest children have index < 2^(n-fibCutoff+2)
+		return 0, fmt.Errorf("weft fib(%d): more than 2^%d result slots needed", n, weftFibDepth)
+	}
+	h, err := w.p.Schedule(w.fibTask(n, 1))
+	if err != nil {
+		return 0, err
+	}
+	if err := w.frame(h); err != nil {
+		return 0, err
+	}
+	return w.fibs[1], nil
+}
+
+// fibTask is the job computing fib(n) into tree slot k: Lo is n, Hi is k and
+// Data points at the slot.
+func (w *weft) fibTask(n, k int) jobs.Job {
+	return jobs.Job{Run: w.fibF, Lo: n, Hi: k, Data: &w.fibs[k]}
+}
+
+// fibJob is the W4 job body: below the cutoff it recurses serially,
+// otherwise it schedules the children 2k and 2k+1 and waits for both, helping
+// the pool meanwhile. Errors here are bugs, hence the panics.
+func (w *weft) fibJob(c *jobs.Ctx) {
+	n, k := c.Range()
+	out := c.Data().(*int64)
+	if n < fibCutoff {
+		*out = fibSerial(n)
+		return
+	}
+	left, err := c.Schedule(w.fibTask(n-1, 2*k))
+	if err != nil {
+		panic(err)
+	}
+	right, err := c.Schedule(w.fibTask(n-2, 2*k+1))
+	if err != nil {
+		panic(err)
+	}
+	if err := c.Wait(left); err != nil {
+		panic(err)
+	}
+	if err := c.Wait(right); err != nil {
+		panic(err)
+	}
+	*out = w.fibs[2*k] + w.fibs[2*k+1]
+}
+
+func (w *weft) close() error { return w.p.Close() }

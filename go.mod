@@ -1,0 +1,3 @@
+module github.com/weft-engine/weft
+
+go 1.26

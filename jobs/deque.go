@@ -1,0 +1,79 @@
+package jobs
+
+import "sync/atomic"
+
+// dequeSize is the capacity of one deque; a push beyond it overflows to the
+// injection queue. A power of two, so indices wrap with a mask.
+const dequeSize = 4096
+
+// deque is a bounded Chase-Lev work-stealing deque of job indices, with the
+// memory orderings of Lê, Pop, Cohen and Zappa Nardelli, "Correct and
+// Efficient Work-Stealing for Weak Memory Models" (PPoPP 2013). Go's atomics
+// are sequentially consistent, so every fence of the paper is implied by the
+// atomic operation named beside it.
+//
+// One goroutine at a time owns the bottom (push and pop); any goroutine may
+// steal from the top.
+type deque struct {
+	top    atomic.Int64
+	_      [56]byte // top is written by thieves, bottom by the owner
+	bottom atomic.Int64
+	topMin int64 // owner's last reading of top: top never decreases, so it bounds fullness
+	_      [48]byte
+	buf    [dequeSize]atomic.Uint32
+}
+
+// push adds idx at the bottom and reports false when the deque is full.
+// Executed only by the deque's owner.
+func (d *deque) push(idx uint32) bool {
+	b := d.bottom.Load()
+	if b-d.topMin >= dequeSize {
+		d.topMin = d.top.Load() // acquire: see thieves' progress before judging fullness
+		if b-d.topMin >= dequeSize {
+			return false
+		}
+	}
+	d.buf[b&(dequeSize-1)].Store(idx)
+	d.bottom.Store(b + 1) // release: the slot is written before thieves see it
+	return true
+}
+
+// pop takes the most recently pushed index. Executed only by the deque's owner.
+func (d *deque) pop() (uint32, bool) {
+	if d.bottom.Load() <= d.top.Load() {
+		return 0, false // empty: thieves only ever raise top, so skip the claim's fence
+	}
+	b := d.bottom.Load() - 1
+	d.bottom.Store(b) // with the seq-cst fence of the paper: publish the claim before reading top
+	t := d.top.Load()
+	if t > b {
+		d.bottom.Store(b + 1) // empty: undo the claim
+		return 0, false
+	}
+	idx := d.buf[b&(dequeSize-1)].Load()
+	if t == b {
+		// Last element: race the thieves for it through top.
+		ok := d.top.CompareAndSwap(t, t+1)
+		d.bottom.Store(b + 1)
+		return idx, ok
+	}
+	return idx, true
+}
+
+// steal takes the oldest index. Any goroutine may call it; a lost race
+// reports false like an empty deque (the caller moves on to another victim).
+func (d *deque) steal() (uint32, bool) {
+	t := d.top.Load()    // acquire
+	b := d.bottom.Load() // seq-cst fence between the two loads, then acquire
+	if t >= b {
+		return 0, false
+	}
+	idx := d.buf[t&(dequeSize-1)].Load()
+	if !d.top.CompareAndSwap(t, t+1) { // seq-cst: claim the slot against other thieves and the owner
+		return 0, false
+	}
+	return idx, true
+}
+
+// empty is a racy hint used by thieves to skip victims cheaply.
+func (d *deque) empty() bool { return d.top.Load() >= d.bottom.Load() }

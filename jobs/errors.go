@@ -1,0 +1,81 @@
+package jobs
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Code is the stable identifier of a kind of jobs error. docs/errors.md
+// explains each one with an example and the fix.
+type Code string
+
+// The jobs error codes.
+const (
+	CodeStaleHandle   Code = "WEFT-J001" // handle from before the last Reset
+	CodeForeignHandle Code = "WEFT-J002" // zero handle, or one from another Pool
+	CodeClosed        Code = "WEFT-J003" // scheduling on a closed Pool
+	CodeArenaFull     Code = "WEFT-J004" // more jobs between two Resets than Options.MaxJobs
+	CodeFailed        Code = "WEFT-J005" // the job panicked
+	CodeCancelled     Code = "WEFT-J006" // the job was cancelled before it started
+	CodeBlocked       Code = "WEFT-J007" // a prerequisite failed or was cancelled
+	CodeWaitCycle     Code = "WEFT-J008" // a job waits on itself or on a job that needs it
+	CodeBusy          Code = "WEFT-J009" // Reset while jobs are in flight
+	CodeBadArgument   Code = "WEFT-J010" // invalid Job, Options or ParallelFor arguments
+)
+
+// Error is the one error type of package jobs. errors.As(err, &e) gives
+// the code; errors.Is(err, ErrX) compares codes, so it matches any Error of
+// the same kind.
+type Error struct {
+	Code  Code
+	Job   Label  // the job the error is about, if any
+	Msg   string // what happened and what to change
+	Panic any    // CodeFailed: the value the job panicked with
+	Stack []byte // CodeFailed: the job's stack at the panic
+	Cause error  // CodeBlocked: the failure or cancellation that blocked the job
+}
+
+// Sentinels for errors.Is.
+var (
+	ErrStaleHandle   = &Error{Code: CodeStaleHandle}
+	ErrForeignHandle = &Error{Code: CodeForeignHandle}
+	ErrClosed        = &Error{Code: CodeClosed}
+	ErrArenaFull     = &Error{Code: CodeArenaFull}
+	ErrFailed        = &Error{Code: CodeFailed}
+	ErrCancelled     = &Error{Code: CodeCancelled}
+	ErrBlocked       = &Error{Code: CodeBlocked}
+	ErrWaitCycle     = &Error{Code: CodeWaitCycle}
+	ErrBusy          = &Error{Code: CodeBusy}
+	ErrBadArgument   = &Error{Code: CodeBadArgument}
+)
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("jobs: ")
+	b.WriteString(string(e.Code))
+	if e.Job.Name != "" {
+		fmt.Fprintf(&b, " %s", e.Job)
+	}
+	if e.Msg != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Msg)
+	}
+	if e.Cause != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Cause.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause of a blocked job.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Is reports whether target is an *Error with the same code.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+func errorf(code Code, label Label, format string, args ...any) *Error {
+	return &Error{Code: code, Job: label, Msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,293 @@
+// Package jobs runs dependent jobs on a work-stealing pool of goroutines, one frame's graph at a time.
+package jobs
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultWorkers asks for GOMAXPROCS-1 workers, at least one.
+const DefaultWorkers = -1
+
+// Options configure a Pool.
+type Options struct {
+	// Workers is the number of worker goroutines besides the owner.
+	// 0 is the serial executor: every job runs on the owner inside Wait, in a
+	// repeatable order. DefaultWorkers is GOMAXPROCS-1, at least 1.
+	Workers int
+	// MaxJobs bounds the jobs scheduled between two Resets (default 1<<20).
+	// Arena memory is taken in blocks of 1024 jobs as they are first used.
+	MaxJobs int
+	// TraceCapacity is the number of trace events each participant keeps
+	// (default 1<<16); tracing itself is off until SetTracing(true).
+	TraceCapacity int
+}
+
+// Pool is a work-stealing job pool. The goroutine that creates it is its
+// owner: Pool methods are meant for it, and another goroutine's calls are
+// safe but slower (its jobs go through the injection queue and its Wait
+// does not help). Job bodies schedule and wait through their *Ctx.
+type Pool struct {
+	id    uint32
+	epoch atomic.Uint32 // the frame: bumped by Reset, part of every Handle
+	jobs  *arena[record]
+	edges *arena[edge]
+	parts []*participant // parts[0] is the owner, then the workers
+	inj   injector
+	ec    *eventCount
+	guard atomic.Bool // held by whoever drives parts[0] (the owner deque)
+
+	finishedFrames uint64 // jobs of the frames before the last Reset; owner only
+
+	spinning atomic.Int32 // workers looking for work; while > 0 no wake-up is needed
+	draining atomic.Bool  // every completion wakes the owner (Reset, Close)
+	closed   atomic.Bool
+	quit     atomic.Bool
+	tracing  atomic.Bool
+	traceCap int
+	t0       time.Time
+	wg       sync.WaitGroup
+}
+
+var poolIDs atomic.Uint32
+
+// New starts a pool with its worker goroutines.
+func New(opts Options) (*Pool, error) {
+	w := opts.Workers
+	if w == DefaultWorkers {
+		w = max(1, runtime.GOMAXPROCS(0)-1)
+	}
+	if w < 0 || opts.MaxJobs < 0 || opts.TraceCapacity < 0 {
+		return nil, errorf(CodeBadArgument, Label{}, "Options %+v: Workers must be >= 0 or DefaultWorkers, MaxJobs and TraceCapacity >= 0", opts)
+	}
+	maxJobs := cmpOr(opts.MaxJobs, 1<<20)
+	p := &Pool{
+		id:       poolIDs.Add(1),
+		jobs:     newArena[record](maxJobs),
+		edges:    newArena[edge](4 * maxJobs),
+		parts:    make([]*participant, w+1),
+		ec:       newEventCount(w + 1),
+		traceCap: cmpOr(opts.TraceCapacity, 1<<16),
+		t0:       time.Now(),
+	}
+	p.epoch.Store(1)
+	for i := range p.parts {
+		p.parts[i] = newParticipant(p, i)
+	}
+	p.wg.Add(w)
+	for _, wk := range p.parts[1:] {
+		go p.work(wk)
+	}
+	return p, nil
+}
+
+func cmpOr(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// Workers is the number of worker goroutines (0 for the serial executor).
+func (p *Pool) Workers() int { return len(p.parts) - 1 }
+
+// acquire makes the caller the driver of the owner deque if nobody is, and
+// returns the participant to schedule and help as: parts[0], or nil for a
+// guest. A non-nil result must be given back with p.release.
+func (p *Pool) acquire() *participant {
+	if p.guard.CompareAndSwap(false, true) {
+		return p.parts[0]
+	}
+	return nil
+}
+
+func (p *Pool) release(w *participant) {
+	if w != nil {
+		p.guard.Store(false)
+	}
+}
+
+// Schedule adds a job that runs once every dependency has finished. If a
+// dependency fails or is cancelled, the job is Blocked and its body never runs.
+func (p *Pool) Schedule(j Job, deps ...Handle) (Handle, error) {
+	if p.closed.Load() {
+		return Handle{}, errorf(CodeClosed, j.Label, "the pool is closed; schedule before Close")
+	}
+	w := p.acquire()
+	defer p.release(w)
+	return p.schedule(w, j, deps)
+}
+
+// ParallelFor runs j.Run over items [0, n) in chunks of batch items: chunk k
+// covers [k*batch, min((k+1)*batch, n)), whatever the worker count, and its
+// body sees that range in Ctx.Range and k in Ctx.Label().Chunk. It returns a
+// handle that finishes when every chunk has.
+func (p *Pool) ParallelFor(j Job, n, batch int, deps ...Handle) (Handle, error) {
+	if p.closed.Load() {
+		return Handle{}, errorf(CodeClosed, j.Label, "the pool is closed; schedule before Close")
+	}
+	w := p.acquire()
+	defer p.release(w)
+	return p.parallelFor(w, j, n, batch, deps)
+}
+
+// Combine returns a handle that finishes when all of hs have.
+func (p *Pool) Combine(hs ...Handle) (Handle, error) {
+	return p.Schedule(Job{Label: Label{Name: "combine"}}, hs...)
+}
+
+// Wait runs jobs until h has finished and returns its error: nil if it
+// succeeded, else an *Error with code CodeFailed, CodeCancelled or CodeBlocked.
+// The owner helps; another goroutine sleeps until h is done.
+func (p *Pool) Wait(h Handle) error {
+	r, err := p.lookup(h)
+	if err != nil {
+		return err
+	}
+	w := p.acquire()
+	defer p.release(w)
+	if w == nil {
+		p.sleepUntil(r)
+	} else if err := p.help(w, h.idx, r); err != nil {
+		return err
+	}
+	return p.result(r)
+}
+
+// Cancel keeps h from starting: if its body has not begun, it never will,
+// and its dependents are Blocked. Any goroutine may call it.
+func (p *Pool) Cancel(h Handle) error {
+	r, err := p.lookup(h)
+	if err != nil {
+		return err
+	}
+	r.cancel.Store(1)
+	return nil
+}
+
+// Outcome reports the state of h. Any goroutine may call it.
+func (p *Pool) Outcome(h Handle) (Outcome, error) {
+	r, err := p.lookup(h)
+	if err != nil {
+		return 0, err
+	}
+	return Outcome(r.state.Load()), nil
+}
+
+// Reset starts a new frame: it waits for every scheduled job (helping), then
+// forgets them all, so the arena is reused and every earlier Handle becomes
+// stale. Executed only by the owner, outside of jobs.
+func (p *Pool) Reset() error {
+	w := p.acquire()
+	if w == nil {
+		return errorf(CodeBusy, Label{}, "Reset needs the owner: another goroutine is inside Wait or Schedule")
+	}
+	defer p.release(w)
+	if len(w.stack) > 0 {
+		return errorf(CodeBusy, Label{}, "Reset called from inside a job; call it between frames")
+	}
+	p.drain(w)
+	p.finishedFrames += uint64(p.jobs.next.Load())
+	p.jobs.reset()
+	p.edges.reset()
+	p.epoch.Add(1)
+	return nil
+}
+
+// Close waits for every accepted job (helping), then stops the workers and
+// joins their goroutines. Later Schedules fail with ErrClosed; a second Close
+// returns nil. Executed only by the owner, outside of jobs.
+func (p *Pool) Close() error {
+	if p.closed.Swap(true) {
+		return nil
+	}
+	w := p.acquire()
+	for w == nil { // a guest is inside Wait or Schedule: let it finish
+		runtime.Gosched()
+		w = p.acquire()
+	}
+	p.drain(w)
+	p.quit.Store(true)
+	p.ec.notify(true)
+	p.release(w)
+	p.wg.Wait()
+	return nil
+}
+
+// lookup resolves a handle of the current frame. Any goroutine may call it.
+func (p *Pool) lookup(h Handle) (*record, error) {
+	if h.pool != p.id {
+		return nil, errorf(CodeForeignHandle, Label{}, "%v was not made by this pool (a zero Handle, or one from another Pool); pass a handle this pool returned", h)
+	}
+	if h.gen != p.epoch.Load() || int64(h.idx) >= p.jobs.used() {
+		return nil, errorf(CodeStaleHandle, Label{}, "%v is from before the last Reset; handles are valid only within their frame", h)
+	}
+	r := p.jobs.at(h.idx)
+	if r.gen.Load() != h.gen { // reserved but not yet initialised by a concurrent scheduler
+		return nil, errorf(CodeStaleHandle, Label{}, "%v is not scheduled yet", h)
+	}
+	return r, nil
+}
+
+// result turns a finished job's outcome into Wait's error.
+func (p *Pool) result(r *record) error {
+	switch Outcome(r.state.Load()) {
+	case Failed:
+		return r.err
+	case Cancelled:
+		return &Error{Code: CodeCancelled, Job: r.job.Label, Msg: "cancelled before it started"}
+	case Blocked:
+		c := r.cause.Load()
+		root := p.jobs.at(uint32(c))
+		return &Error{Code: CodeBlocked, Job: r.job.Label, Msg: "not run because prerequisite " + root.job.Label.String() + " did not succeed", Cause: p.result(root)}
+	}
+	return nil
+}
+
+// Snapshot counts the jobs of the current frame by outcome.
+type Snapshot struct {
+	Pending, Running, Succeeded, Failed, Cancelled, Blocked int
+}
+
+// Snapshot counts the current frame's jobs by outcome. Any goroutine may
+// call it; while jobs run it is a moment's approximation.
+func (p *Pool) Snapshot() Snapshot {
+	var s Snapshot
+	gen := p.epoch.Load()
+	counts := [...]*int{&s.Pending, &s.Running, &s.Succeeded, &s.Failed, &s.Cancelled, &s.Blocked}
+	for i := int64(0); i < p.jobs.used(); i++ {
+		r := p.jobs.at(uint32(i))
+		if r.gen.Load() == gen {
+			*counts[r.state.Load()]++
+		}
+	}
+	return s
+}
+
+// WorkerStats are one participant's cumulative counters.
+type WorkerStats struct {
+	Worker        int // 0 is the owner
+	Executed      uint64
+	Stolen        uint64 // jobs taken from another participant's deque
+	StealAttempts uint64
+	Parks         uint64
+	Busy          time.Duration // from finding work to running out of it
+}
+
+// Stats appends every participant's counters to dst (owner first) and
+// returns it; with enough capacity it allocates nothing. Any goroutine may call it.
+func (p *Pool) Stats(dst []WorkerStats) []WorkerStats {
+	for _, w := range p.parts {
+		dst = append(dst, WorkerStats{
+			Worker:        w.id,
+			Executed:      w.done.Load(),
+			Stolen:        w.stolen.Load(),
+			StealAttempts: w.attempts.Load(),
+			Parks:         w.parks.Load(),
+			Busy:          time.Duration(w.busy.Load()),
+		})
+	}
+	return dst
+}

@@ -1,0 +1,169 @@
+package jobs
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// Label names a job in traces, timings and errors: usually the system name
+// and the chunk index.
+type Label struct {
+	Name  string
+	Chunk int
+}
+
+func (l Label) String() string { return fmt.Sprintf("%q[%d]", l.Name, l.Chunk) }
+
+// Func is a job's body. c is valid only during the call, on its goroutine.
+type Func func(c *Ctx)
+
+// Priority orders ready jobs: High is taken before Normal from every queue.
+type Priority uint8
+
+// The priorities, lowest first.
+const (
+	Normal Priority = iota
+	High
+	numPriorities = 2
+)
+
+// Job describes one unit of work. Passing it by value allocates nothing.
+type Job struct {
+	Label    Label
+	Run      Func     // nil makes a no-op job: a sync point, as Combine builds
+	Data     any      // given back by Ctx.Data; pointer-shaped values do not allocate
+	Lo, Hi   int      // given back by Ctx.Range; ParallelFor sets them to the chunk's items
+	Priority Priority // Normal or High
+	Pipe     *Pipe    // if set, the job never overlaps another job of the pipe
+}
+
+// Handle identifies a scheduled job until the pool's next Reset. The zero
+// Handle is invalid.
+type Handle struct {
+	pool, gen, idx uint32
+}
+
+// Index is the job's position in its frame's arena, dense from 0 in
+// scheduling order (on the serial executor).
+func (h Handle) Index() int { return int(h.idx) }
+
+func (h Handle) String() string { return fmt.Sprintf("job#%d@%d.%d", h.idx, h.pool, h.gen) }
+
+// Outcome is the state of a job.
+type Outcome uint32
+
+// The outcomes; the last four are final.
+const (
+	Pending   Outcome = iota // waiting for prerequisites or for a worker
+	Running                  // its body is executing
+	Succeeded                // its body returned
+	Failed                   // its body panicked; Wait returns the panic as an *Error
+	Cancelled                // Cancel came before it started; its body never ran
+	Blocked                  // a prerequisite failed or was cancelled; its body never ran
+)
+
+var outcomeNames = [...]string{"pending", "running", "succeeded", "failed", "cancelled", "blocked"}
+
+func (o Outcome) String() string {
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
+	}
+	return fmt.Sprintf("Outcome(%d)", uint32(o))
+}
+
+// Done reports whether the outcome is final.
+func (o Outcome) Done() bool { return o >= Succeeded }
+
+// succClosed marks a finished job's successor list: no edge can join it.
+const succClosed = ^uint32(0)
+
+// cause packs why a job is blocked: the kind in the high word (the larger
+// dominates: failure over cancellation) and the root job's index below.
+const (
+	causeCancelled = 1
+	causeFailed    = 2
+)
+
+// record is one job in the arena, two cache lines. The scheduler writes all
+// of it plainly before publishing the job (by releasing its builder hold);
+// from then on the first group is accessed atomically, the rest is read-only
+// but for the executor's writes before it stores the outcome.
+type record struct {
+	cause   atomicU64 // why it is blocked, 0 if it is not
+	holds   atomicI32 // unfinished prerequisites + the builder's hold
+	state   atomicU32 // an Outcome
+	succ    atomicU32 // head of the successor edge list, edge index+1; succClosed when done
+	cancel  atomicU32 // 1 once Cancel was called
+	watched atomicU32 // 1 if someone may be parked waiting on this job
+	gen     atomicU32 // the frame it was made in; stored last by the scheduler
+
+	parent   uint32 // ParallelFor: the join to release on completion, index+1
+	chunkEnd int32  // ParallelFor range job: chunks [job.Label.Chunk, chunkEnd); the join holds n and batch in job.Lo and job.Hi
+	job      Job
+	err      *Error // the panic of a failed job
+}
+
+// Atomics that the scheduler may initialise with plain writes (through v)
+// while the record is still private to it; sync/atomic's types forbid that.
+type (
+	atomicU32 struct{ v uint32 }
+	atomicI32 struct{ v int32 }
+	atomicU64 struct{ v uint64 }
+)
+
+func (a *atomicU32) Load() uint32                    { return atomic.LoadUint32(&a.v) }
+func (a *atomicU32) Store(x uint32)                  { atomic.StoreUint32(&a.v, x) }
+func (a *atomicU32) Swap(x uint32) uint32            { return atomic.SwapUint32(&a.v, x) }
+func (a *atomicU32) CompareAndSwap(o, n uint32) bool { return atomic.CompareAndSwapUint32(&a.v, o, n) }
+func (a *atomicI32) Add(d int32) int32               { return atomic.AddInt32(&a.v, d) }
+func (a *atomicU64) Load() uint64                    { return atomic.LoadUint64(&a.v) }
+func (a *atomicU64) CompareAndSwap(o, n uint64) bool { return atomic.CompareAndSwapUint64(&a.v, o, n) }
+
+// edge is a successor link in a prerequisite's list.
+type edge struct {
+	to, next uint32 // next is an edge index+1, 0 at the end
+}
+
+// blockBits sizes arena blocks: 1024 entries each.
+const (
+	blockBits = 10
+	blockSize = 1 << blockBits
+)
+
+// arena is a bump allocator over lazily allocated fixed blocks, so that slots
+// never move while jobs read them, and after warm-up nothing is allocated.
+type arena[T any] struct {
+	next   atomic.Int64
+	_      [56]byte // next is written by schedulers; the rest is read by everyone
+	limit  int64
+	blocks []atomic.Pointer[[blockSize]T]
+}
+
+func newArena[T any](limit int) *arena[T] {
+	return &arena[T]{limit: int64(limit), blocks: make([]atomic.Pointer[[blockSize]T], (limit+blockSize-1)/blockSize)}
+}
+
+// reserve claims k consecutive slots. Any goroutine may call it.
+func (a *arena[T]) reserve(k int) (first uint32, ok bool) {
+	end := a.next.Add(int64(k))
+	if end > a.limit {
+		a.next.Add(int64(-k)) // next counts live jobs (see Pool.idle)
+		return 0, false
+	}
+	start := end - int64(k)
+	for b := start >> blockBits; b <= (end-1)>>blockBits && k > 0; b++ {
+		if a.blocks[b].Load() == nil {
+			a.blocks[b].CompareAndSwap(nil, new([blockSize]T)) // the loser's block is dropped
+		}
+	}
+	return uint32(start), true
+}
+
+// at returns slot i, which must have been reserved.
+func (a *arena[T]) at(i uint32) *T { return &a.blocks[i>>blockBits].Load()[i&(blockSize-1)] }
+
+// used is the number of slots handed out since the last reset.
+func (a *arena[T]) used() int64 { return min(a.next.Load(), a.limit) }
+
+// reset forgets every slot. Executed only by the owner with no job in flight.
+func (a *arena[T]) reset() { a.next.Store(0) }

@@ -1,0 +1,173 @@
+package jobs
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"sync/atomic"
+	"time"
+)
+
+// EventKind tells a job slice from a dependency edge.
+type EventKind uint8
+
+// The kinds of trace events.
+const (
+	KindJob  EventKind = iota // a job ran on Worker from Start to End
+	KindEdge                  // From finished and released Job, at Start
+)
+
+// Event is one trace record. Times are nanoseconds since the pool started.
+type Event struct {
+	Kind       EventKind
+	Worker     int // 0 is the owner
+	Job        Handle
+	From       Handle // KindEdge: the prerequisite
+	Label      Label  // KindJob
+	Start, End int64
+}
+
+// ring is one participant's trace buffer: a single writer (the participant)
+// and a reader (the owner, between frames), so one atomic counter suffices.
+type ring struct {
+	buf     []Event
+	written atomic.Uint64 // events ever written; the newest len(buf) are kept
+	read    uint64        // events already returned by ReadTrace; owner only
+}
+
+// record appends e to w's ring, overwriting the oldest event when full.
+// Executed only by w's goroutine.
+func (w *participant) record(e Event) {
+	r := w.ring
+	n := r.written.Load()
+	r.buf[n%uint64(len(r.buf))] = e
+	r.written.Store(n + 1) // publishes the event to ReadTrace
+}
+
+func (p *Pool) now() int64 { return int64(time.Since(p.t0)) }
+
+// SetTracing turns the recording of job slices and edges on or off. The
+// first call allocates the rings. Executed only by the owner, between frames.
+func (p *Pool) SetTracing(on bool) {
+	if on {
+		for _, w := range p.parts {
+			if w.ring == nil {
+				w.ring = &ring{buf: make([]Event, p.traceCap)}
+			}
+		}
+	}
+	p.tracing.Store(on)
+}
+
+// ReadTrace appends the events recorded since the last call to dst, sorted
+// by start time, and returns it and the number of events lost to ring
+// overflow. With enough capacity in dst it allocates nothing. Executed only
+// by the owner, between frames (after Wait, with no job in flight).
+func (p *Pool) ReadTrace(dst []Event) ([]Event, uint64) {
+	var lost uint64
+	from := len(dst)
+	for _, w := range p.parts {
+		r := w.ring
+		if r == nil {
+			continue
+		}
+		n := r.written.Load()
+		if n-r.read > uint64(len(r.buf)) {
+			lost += n - r.read - uint64(len(r.buf))
+			r.read = n - uint64(len(r.buf))
+		}
+		for i := r.read; i < n; i++ {
+			dst = append(dst, r.buf[i%uint64(len(r.buf))])
+		}
+		r.read = n
+	}
+	sort.Stable(byStart(dst[from:]))
+	return dst, lost
+}
+
+type byStart []Event
+
+func (s byStart) Len() int           { return len(s) }
+func (s byStart) Less(i, j int) bool { return s[i].Start < s[j].Start }
+func (s byStart) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
+
+// WriteChromeTrace writes events in the Chrome trace event format, which
+// Perfetto and chrome://tracing open: a thread lane per participant, a slice
+// per job, a flow arrow per dependency edge.
+func WriteChromeTrace(w io.Writer, events []Event) error {
+	bw := bufio.NewWriter(w)
+	type ev struct {
+		Name string         `json:"name"`
+		Cat  string         `json:"cat,omitempty"`
+		Ph   string         `json:"ph"`
+		Ts   float64        `json:"ts"`
+		Dur  *float64       `json:"dur,omitempty"`
+		Pid  int            `json:"pid"`
+		Tid  int            `json:"tid"`
+		ID   string         `json:"id,omitempty"`
+		Bp   string         `json:"bp,omitempty"`
+		Args map[string]any `json:"args,omitempty"`
+	}
+	us := func(ns int64) float64 { return float64(ns) / 1e3 }
+	// Where each job ran, so that flow arrows start in the prerequisite's
+	// lane and end in the successor's.
+	type ran struct {
+		worker     int
+		start, end int64
+	}
+	jobs := make(map[Handle]ran)
+	workers := map[int]bool{}
+	for _, e := range events {
+		if e.Kind == KindJob {
+			jobs[e.Job] = ran{e.Worker, e.Start, e.End}
+			workers[e.Worker] = true
+		}
+	}
+	out := make([]ev, 0, len(events)+len(workers))
+	for wk := range workers {
+		name := fmt.Sprintf("worker %d", wk)
+		if wk == 0 {
+			name = "owner"
+		}
+		out = append(out, ev{Name: "thread_name", Ph: "M", Pid: 1, Tid: wk, Args: map[string]any{"name": name}})
+	}
+	flow := 0
+	for _, e := range events {
+		switch e.Kind {
+		case KindJob:
+			d := us(e.End - e.Start)
+			out = append(out, ev{Name: fmt.Sprintf("%s[%d]", e.Label.Name, e.Label.Chunk), Cat: "job", Ph: "X", Ts: us(e.Start), Dur: &d,
+				Pid: 1, Tid: e.Worker, Args: map[string]any{"job": e.Job.Index(), "system": e.Label.Name, "chunk": e.Label.Chunk}})
+		case KindEdge:
+			from, ok1 := jobs[e.From]
+			to, ok2 := jobs[e.Job]
+			if !ok1 || !ok2 {
+				continue
+			}
+			flow++
+			id := fmt.Sprint(flow)
+			out = append(out,
+				ev{Name: "dep", Cat: "dep", Ph: "s", Ts: us(from.end - 1), Pid: 1, Tid: from.worker, ID: id},
+				ev{Name: "dep", Cat: "dep", Ph: "f", Bp: "e", Ts: us(to.start), Pid: 1, Tid: to.worker, ID: id})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Ph == "M" && out[j].Ph != "M" })
+	enc := json.NewEncoder(bw)
+	if _, err := bw.WriteString(`{"displayTimeUnit":"ns","traceEvents":[`); err != nil {
+		return err
+	}
+	for i, e := range out {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	if _, err := bw.WriteString("]}\n"); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
