@@ -1,3 +1,11 @@
 module github.com/weft-engine/weft
 
 go 1.26
+
+require (
+	github.com/mlange-42/ark v0.8.3
+	github.com/stretchr/testify v1.12.1
+	go.uber.org/goleak v1.3.0
+)
+
+require go.yaml.in/yaml/v3 v3.0.5 // indirect

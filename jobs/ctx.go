@@ -44,3 +44,9 @@ func (c *Ctx) Wait(h Handle) error {
 	}
 	return c.p.result(r)
 }
+
+// Handle is the running job's own handle. For a ParallelFor chunk it is the
+// range job running the chunk, not the ParallelFor's join.
+func (c *Ctx) Handle() Handle {
+	return c.p.handle(c.w.stack[len(c.w.stack)-1])
+}

@@ -66,6 +66,7 @@ func (p *Pool) work(w *participant) {
 			p.run(w, idx)
 			continue
 		}
+		p.publish(w)
 		w.parks.Add(1)
 		p.ec.commit(w.sema, epoch)
 	}

@@ -2,9 +2,11 @@ package jobs
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -83,15 +85,9 @@ func (p *Pool) ReadTrace(dst []Event) ([]Event, uint64) {
 		}
 		r.read = n
 	}
-	sort.Stable(byStart(dst[from:]))
+	slices.SortStableFunc(dst[from:], func(a, b Event) int { return cmp.Compare(a.Start, b.Start) })
 	return dst, lost
 }
-
-type byStart []Event
-
-func (s byStart) Len() int           { return len(s) }
-func (s byStart) Less(i, j int) bool { return s[i].Start < s[j].Start }
-func (s byStart) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
 
 // WriteChromeTrace writes events in the Chrome trace event format, which
 // Perfetto and chrome://tracing open: a thread lane per participant, a slice

@@ -1,0 +1,83 @@
+package jobs_test
+
+import (
+	"fmt"
+
+	"github.com/weft-engine/weft/jobs"
+)
+
+// A frame's graph: two jobs, one after the other, then a ParallelFor that
+// depends on both. Wait helps run the jobs; Reset starts the next frame.
+func Example() {
+	pool, err := jobs.New(jobs.Options{Workers: jobs.DefaultWorkers})
+	if err != nil {
+		panic(err)
+	}
+	defer pool.Close()
+
+	xs := make([]int, 1000)
+	fill, _ := pool.Schedule(jobs.Job{Label: jobs.Label{Name: "fill"}, Run: func(*jobs.Ctx) {
+		for i := range xs {
+			xs[i] = i
+		}
+	}})
+	double, _ := pool.ParallelFor(jobs.Job{Label: jobs.Label{Name: "double"}, Run: func(c *jobs.Ctx) {
+		lo, hi := c.Range() // this chunk's items: [64k, 64k+64)
+		for i := lo; i < hi; i++ {
+			xs[i] *= 2
+		}
+	}}, len(xs), 64, fill)
+	if err := pool.Wait(double); err != nil {
+		panic(err)
+	}
+	fmt.Println(xs[999])
+	if err := pool.Reset(); err != nil {
+		panic(err)
+	}
+	// Output: 1998
+}
+
+// A panic inside a job becomes its error; jobs that depend on it are
+// Blocked and never run.
+func ExamplePool_Wait() {
+	pool, _ := jobs.New(jobs.Options{Workers: 0}) // the serial executor
+	defer pool.Close()
+	bad, _ := pool.Schedule(jobs.Job{Label: jobs.Label{Name: "physics"}, Run: func(*jobs.Ctx) { panic("NaN velocity") }})
+	after, _ := pool.Schedule(jobs.Job{Label: jobs.Label{Name: "cull"}}, bad)
+	fmt.Println(pool.Wait(after))
+	// Output: jobs: WEFT-J007 "cull"[0]: not run because prerequisite "physics"[0] did not succeed: jobs: WEFT-J005 "physics"[0]: panic: NaN velocity
+}
+
+// Fork-join: a job schedules children on its own deque and waits for them,
+// running other jobs meanwhile instead of blocking its worker.
+func ExampleCtx_Wait() {
+	pool, _ := jobs.New(jobs.Options{Workers: 2})
+	defer pool.Close()
+	var left, right int
+	parent, _ := pool.Schedule(jobs.Job{Run: func(c *jobs.Ctx) {
+		l, _ := c.Schedule(jobs.Job{Run: func(*jobs.Ctx) { left = 20 }})
+		r, _ := c.Schedule(jobs.Job{Run: func(*jobs.Ctx) { right = 22 }})
+		_ = c.Wait(l)
+		_ = c.Wait(r)
+	}})
+	_ = pool.Wait(parent)
+	fmt.Println(left + right)
+	// Output: 42
+}
+
+// A pipe keeps jobs that share a non-thread-safe resource from overlapping.
+func ExamplePool_NewPipe() {
+	pool, _ := jobs.New(jobs.Options{Workers: 2})
+	defer pool.Close()
+	log := pool.NewPipe("log")
+	var lines []string // only pipe jobs touch it
+	var hs []jobs.Handle
+	for _, s := range []string{"a", "b", "c"} {
+		h, _ := pool.Schedule(jobs.Job{Pipe: log, Run: func(*jobs.Ctx) { lines = append(lines, s) }})
+		hs = append(hs, h)
+	}
+	all, _ := pool.Combine(hs...)
+	_ = pool.Wait(all)
+	fmt.Println(lines)
+	// Output: [a b c]
+}

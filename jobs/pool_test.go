@@ -1,0 +1,578 @@
+package jobs
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// workerCounts are the pool sizes every contract is checked on; 0 is the oracle.
+var workerCounts = []int{0, 1, 2, 4, 8}
+
+// eachPool runs f on a fresh pool of every size and closes it.
+func eachPool(t *testing.T, f func(t *testing.T, p *Pool)) {
+	for _, w := range workerCounts {
+		t.Run(fmt.Sprintf("W=%d", w), func(t *testing.T) {
+			p, err := New(Options{Workers: w})
+			require.NoError(t, err)
+			defer func() { require.NoError(t, p.Close()) }()
+			f(t, p)
+		})
+	}
+}
+
+func mustSchedule(t testing.TB, p *Pool, j Job, deps ...Handle) Handle {
+	t.Helper()
+	h, err := p.Schedule(j, deps...)
+	require.NoError(t, err)
+	return h
+}
+
+func requireCode(t *testing.T, err error, code Code) *Error {
+	t.Helper()
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, code, e.Code, "error: %v", err)
+	require.ErrorIs(t, err, &Error{Code: code})
+	return e
+}
+
+func TestRecordIsTwoCacheLines(t *testing.T) {
+	assert.Equal(t, uintptr(128), unsafe.Sizeof(record{}))
+}
+
+func TestNewOptions(t *testing.T) {
+	p, err := New(Options{Workers: DefaultWorkers})
+	require.NoError(t, err)
+	assert.Equal(t, max(1, runtime.GOMAXPROCS(0)-1), p.Workers())
+	require.NoError(t, p.Close())
+
+	for _, o := range []Options{{Workers: -2}, {MaxJobs: -1}, {TraceCapacity: -1}} {
+		_, err := New(o)
+		requireCode(t, err, CodeBadArgument)
+	}
+}
+
+func TestDependenciesOrderJobs(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		var log []int
+		var mu sync.Mutex
+		step := func(i int) Job {
+			return Job{Label: Label{Name: "step", Chunk: i}, Run: func(*Ctx) { mu.Lock(); log = append(log, i); mu.Unlock() }}
+		}
+		a := mustSchedule(t, p, step(0))
+		b := mustSchedule(t, p, step(1), a)
+		c := mustSchedule(t, p, step(2), a)
+		d := mustSchedule(t, p, step(3), b, c)
+		require.NoError(t, p.Wait(d))
+		require.Len(t, log, 4)
+		assert.Equal(t, 0, log[0])
+		assert.Equal(t, 3, log[3])
+		for _, h := range []Handle{a, b, c, d} {
+			o, err := p.Outcome(h)
+			require.NoError(t, err)
+			assert.Equal(t, Succeeded, o)
+		}
+	})
+}
+
+func TestDependencyOnFinishedJob(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		ran := false
+		a := mustSchedule(t, p, Job{Run: func(*Ctx) {}})
+		require.NoError(t, p.Wait(a))
+		b := mustSchedule(t, p, Job{Run: func(*Ctx) { ran = true }}, a, a)
+		require.NoError(t, p.Wait(b))
+		assert.True(t, ran)
+	})
+}
+
+func TestHandleErrors(t *testing.T) {
+	p, err := New(Options{Workers: 1})
+	require.NoError(t, err)
+	other, err := New(Options{Workers: 0})
+	require.NoError(t, err)
+	defer p.Close()
+	defer other.Close()
+
+	h := mustSchedule(t, p, Job{})
+	require.NoError(t, p.Wait(h))
+	foreign := mustSchedule(t, other, Job{})
+
+	requireCode(t, p.Wait(Handle{}), CodeForeignHandle)
+	requireCode(t, p.Wait(foreign), CodeForeignHandle)
+	_, err = p.Schedule(Job{}, foreign)
+	requireCode(t, err, CodeForeignHandle)
+
+	require.NoError(t, p.Reset())
+	requireCode(t, p.Wait(h), CodeStaleHandle)
+	_, err = p.Outcome(h)
+	requireCode(t, err, CodeStaleHandle)
+	requireCode(t, p.Cancel(h), CodeStaleHandle)
+	_, err = p.Schedule(Job{}, h)
+	requireCode(t, err, CodeStaleHandle)
+	// A fresh job reusing the same slot does not make the old handle valid.
+	h2 := mustSchedule(t, p, Job{})
+	assert.Equal(t, h.Index(), h2.Index())
+	requireCode(t, p.Wait(h), CodeStaleHandle)
+	require.NoError(t, p.Wait(h2))
+}
+
+func TestBadArguments(t *testing.T) {
+	p, err := New(Options{Workers: 0})
+	require.NoError(t, err)
+	defer p.Close()
+	other, err := New(Options{Workers: 0})
+	require.NoError(t, err)
+	defer other.Close()
+	run := func(*Ctx) {}
+	_, err = p.Schedule(Job{Priority: 7})
+	requireCode(t, err, CodeBadArgument)
+	_, err = p.Schedule(Job{Pipe: other.NewPipe("x")})
+	requireCode(t, err, CodeBadArgument)
+	for _, c := range []struct {
+		j        Job
+		n, batch int
+	}{{Job{Run: run}, -1, 1}, {Job{Run: run}, 10, 0}, {Job{}, 10, 1}, {Job{Run: run, Pipe: p.NewPipe("p")}, 10, 1}} {
+		_, err = p.ParallelFor(c.j, c.n, c.batch)
+		requireCode(t, err, CodeBadArgument)
+	}
+}
+
+func TestArenaFull(t *testing.T) {
+	p, err := New(Options{Workers: 1, MaxJobs: 3})
+	require.NoError(t, err)
+	defer p.Close()
+	for range 3 {
+		mustSchedule(t, p, Job{})
+	}
+	_, err = p.Schedule(Job{Label: Label{Name: "fourth"}})
+	e := requireCode(t, err, CodeArenaFull)
+	assert.Equal(t, "fourth", e.Job.Name)
+	assert.Contains(t, err.Error(), "call Reset between frames or raise Options.MaxJobs")
+	require.NoError(t, p.Reset())
+	h := mustSchedule(t, p, Job{})
+	require.NoError(t, p.Wait(h))
+}
+
+func TestPanicBecomesFailure(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		h := mustSchedule(t, p, Job{Label: Label{Name: "boom", Chunk: 3}, Run: func(*Ctx) { panic("kaboom") }})
+		err := p.Wait(h)
+		e := requireCode(t, err, CodeFailed)
+		assert.Equal(t, "kaboom", e.Panic)
+		assert.Contains(t, string(e.Stack), "pool_test.go")
+		assert.Equal(t, `jobs: WEFT-J005 "boom"[3]: panic: kaboom`, err.Error())
+		o, _ := p.Outcome(h)
+		assert.Equal(t, Failed, o)
+	})
+}
+
+func TestBlockedAndUnrelatedBranches(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		var ranAfter, unrelated atomic.Bool
+		bad := mustSchedule(t, p, Job{Label: Label{Name: "bad"}, Run: func(*Ctx) { panic("no") }})
+		mid := mustSchedule(t, p, Job{Label: Label{Name: "mid"}, Run: func(*Ctx) { ranAfter.Store(true) }}, bad)
+		leaf := mustSchedule(t, p, Job{Label: Label{Name: "leaf"}, Run: func(*Ctx) { ranAfter.Store(true) }}, mid)
+		free := mustSchedule(t, p, Job{Run: func(*Ctx) { unrelated.Store(true) }})
+		err := p.Wait(leaf)
+		e := requireCode(t, err, CodeBlocked)
+		assert.Equal(t, "leaf", e.Job.Name)
+		assert.ErrorIs(t, err, ErrFailed, "the cause is the root failure")
+		assert.Contains(t, err.Error(), `prerequisite "bad"[0] did not succeed`)
+		assert.False(t, ranAfter.Load())
+		require.NoError(t, p.Wait(free))
+		assert.True(t, unrelated.Load())
+		o, _ := p.Outcome(mid)
+		assert.Equal(t, Blocked, o)
+	})
+}
+
+// gate returns a job that holds its dependents back until open is called,
+// so that cancellations are deterministic on every pool size.
+func gate(t *testing.T, p *Pool) (Handle, func()) {
+	release := make(chan struct{})
+	h := mustSchedule(t, p, Job{Label: Label{Name: "gate"}, Run: func(*Ctx) { <-release }})
+	return h, func() { close(release) }
+}
+
+func TestCancel(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		g, open := gate(t, p)
+		ran := atomic.Bool{}
+		c := mustSchedule(t, p, Job{Label: Label{Name: "c"}, Run: func(*Ctx) { ran.Store(true) }}, g)
+		dep := mustSchedule(t, p, Job{Run: func(*Ctx) { ran.Store(true) }}, c)
+		require.NoError(t, p.Cancel(c))
+		open()
+		requireCode(t, p.Wait(c), CodeCancelled)
+		err := p.Wait(dep)
+		requireCode(t, err, CodeBlocked)
+		assert.ErrorIs(t, err, ErrCancelled)
+		assert.False(t, ran.Load())
+		// Cancelling a finished job changes nothing.
+		require.NoError(t, p.Cancel(g))
+		require.NoError(t, p.Wait(g))
+	})
+}
+
+func TestFailureDominatesCancellation(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		g, open := gate(t, p)
+		cancelled := mustSchedule(t, p, Job{Label: Label{Name: "cancelled"}}, g)
+		failed := mustSchedule(t, p, Job{Label: Label{Name: "failed"}, Run: func(*Ctx) { panic("x") }}, g)
+		// Both orders of prerequisites give the failure as the cause.
+		j1 := mustSchedule(t, p, Job{}, cancelled, failed)
+		j2 := mustSchedule(t, p, Job{}, failed, cancelled)
+		// A cancelled job whose prerequisite failed is Blocked by the failure.
+		j3 := mustSchedule(t, p, Job{}, failed)
+		require.NoError(t, p.Cancel(cancelled))
+		require.NoError(t, p.Cancel(j3))
+		open()
+		for _, h := range []Handle{j1, j2, j3} {
+			err := p.Wait(h)
+			requireCode(t, err, CodeBlocked)
+			assert.ErrorIs(t, err, ErrFailed)
+			assert.NotErrorIs(t, err, ErrCancelled)
+		}
+	})
+}
+
+func TestCombine(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		var n atomic.Int32
+		hs := make([]Handle, 50)
+		for i := range hs {
+			hs[i] = mustSchedule(t, p, Job{Run: func(*Ctx) { n.Add(1) }})
+		}
+		all, err := p.Combine(hs...)
+		require.NoError(t, err)
+		require.NoError(t, p.Wait(all))
+		assert.Equal(t, int32(50), n.Load())
+		none, err := p.Combine()
+		require.NoError(t, err)
+		require.NoError(t, p.Wait(none))
+	})
+}
+
+func TestParallelForChunks(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		for _, c := range []struct{ n, batch int }{{0, 4}, {1, 4}, {10, 3}, {1000, 7}, {4096, 64}, {5, 100}} {
+			seen := make([]int32, c.n)
+			var chunks sync.Map
+			h, err := p.ParallelFor(Job{Label: Label{Name: "pf"}, Run: func(ctx *Ctx) {
+				lo, hi := ctx.Range()
+				k := ctx.Label().Chunk
+				assert.Equal(t, k*c.batch, lo)
+				assert.Equal(t, min(lo+c.batch, c.n), hi)
+				assert.Equal(t, "pf", ctx.Label().Name)
+				_, dup := chunks.LoadOrStore(k, true)
+				assert.False(t, dup, "chunk %d ran twice", k)
+				for i := lo; i < hi; i++ {
+					atomic.AddInt32(&seen[i], 1)
+				}
+			}}, c.n, c.batch)
+			require.NoError(t, err)
+			require.NoError(t, p.Wait(h))
+			for i, s := range seen {
+				require.Equal(t, int32(1), s, "item %d of n=%d batch=%d", i, c.n, c.batch)
+			}
+			require.NoError(t, p.Reset())
+		}
+	})
+}
+
+func TestParallelForDepsAndFailure(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		var before atomic.Bool
+		first := mustSchedule(t, p, Job{Run: func(*Ctx) { before.Store(true) }})
+		var ok atomic.Bool
+		ok.Store(true)
+		h, err := p.ParallelFor(Job{Run: func(*Ctx) {
+			if !before.Load() {
+				ok.Store(false)
+			}
+		}}, 100, 3, first)
+		require.NoError(t, err)
+		require.NoError(t, p.Wait(h))
+		assert.True(t, ok.Load())
+
+		bad, err := p.ParallelFor(Job{Label: Label{Name: "bad"}, Run: func(c *Ctx) {
+			if c.Label().Chunk == 5 {
+				panic("chunk 5")
+			}
+		}}, 100, 3)
+		require.NoError(t, err)
+		err = p.Wait(bad)
+		requireCode(t, err, CodeBlocked)
+		assert.ErrorIs(t, err, ErrFailed)
+		assert.Contains(t, err.Error(), "chunk 5")
+
+		failedDep := mustSchedule(t, p, Job{Run: func(*Ctx) { panic("dep") }})
+		blocked, err := p.ParallelFor(Job{Run: func(*Ctx) { t.Error("ran after a failed prerequisite") }}, 10, 1, failedDep)
+		require.NoError(t, err)
+		requireCode(t, p.Wait(blocked), CodeBlocked)
+	})
+}
+
+func TestNestedForkJoin(t *testing.T) {
+	var fib func(c *Ctx)
+	fib = func(c *Ctx) {
+		n := c.Data().(*[2]int)
+		if n[0] < 2 {
+			n[1] = n[0]
+			return
+		}
+		a, b := &[2]int{n[0] - 1, 0}, &[2]int{n[0] - 2, 0}
+		ha, err := c.Schedule(Job{Run: fib, Data: a})
+		if err != nil {
+			panic(err)
+		}
+		hb, err := c.Schedule(Job{Run: fib, Data: b})
+		if err != nil {
+			panic(err)
+		}
+		if err := c.Wait(ha); err != nil {
+			panic(err)
+		}
+		if err := c.Wait(hb); err != nil {
+			panic(err)
+		}
+		n[1] = a[1] + b[1]
+	}
+	eachPool(t, func(t *testing.T, p *Pool) {
+		v := &[2]int{16, 0}
+		h := mustSchedule(t, p, Job{Run: fib, Data: v})
+		require.NoError(t, p.Wait(h))
+		assert.Equal(t, 987, v[1])
+	})
+}
+
+func TestWaitCycles(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		var selfErr, descErr, nestedPF error
+		h := mustSchedule(t, p, Job{Label: Label{Name: "waiter"}, Run: func(c *Ctx) {
+			me := c.Handle()
+			selfErr = c.Wait(me)
+			child, err := c.Schedule(Job{Label: Label{Name: "child"}}, me)
+			if err != nil {
+				panic(err)
+			}
+			grandchild, err := c.Schedule(Job{}, child)
+			if err != nil {
+				panic(err)
+			}
+			descErr = c.Wait(grandchild)
+			pf, err := c.ParallelFor(Job{Run: func(*Ctx) {}}, 10, 2)
+			if err != nil {
+				panic(err)
+			}
+			nestedPF = c.Wait(pf)
+		}})
+		require.NoError(t, p.Wait(h))
+		requireCode(t, selfErr, CodeWaitCycle)
+		e := requireCode(t, descErr, CodeWaitCycle)
+		assert.Contains(t, e.Msg, "depends on it")
+		assert.NoError(t, nestedPF)
+	})
+}
+
+func TestPipeSerialises(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		pipe := p.NewPipe("log")
+		var inside, overlaps atomic.Int32
+		var order []int
+		hs := make([]Handle, 200)
+		for i := range hs {
+			hs[i] = mustSchedule(t, p, Job{Pipe: pipe, Run: func(*Ctx) {
+				if inside.Add(1) != 1 {
+					overlaps.Add(1)
+				}
+				order = append(order, i) // safe only because the pipe serialises
+				inside.Add(-1)
+			}})
+		}
+		all, err := p.Combine(hs...)
+		require.NoError(t, err)
+		require.NoError(t, p.Wait(all))
+		assert.Zero(t, overlaps.Load())
+		require.Len(t, order, len(hs))
+		for i, v := range order {
+			require.Equal(t, i, v, "jobs without prerequisites run in launch order")
+		}
+	})
+}
+
+func TestPipeWaitOnOwnPipe(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		pipe := p.NewPipe("gpu")
+		var waitErr error
+		h := mustSchedule(t, p, Job{Pipe: pipe, Run: func(c *Ctx) {
+			later, err := c.Schedule(Job{Pipe: pipe})
+			if err != nil {
+				panic(err)
+			}
+			waitErr = c.Wait(later)
+		}})
+		require.NoError(t, p.Wait(h))
+		requireCode(t, waitErr, CodeWaitCycle)
+	})
+}
+
+func TestHighPriorityFirst(t *testing.T) {
+	p, err := New(Options{Workers: 0})
+	require.NoError(t, err)
+	defer p.Close()
+	var order []string
+	add := func(name string, pr Priority) Handle {
+		return mustSchedule(t, p, Job{Priority: pr, Run: func(*Ctx) { order = append(order, name) }})
+	}
+	a := add("normal1", Normal)
+	b := add("normal2", Normal)
+	c := add("high", High)
+	all, err := p.Combine(a, b, c)
+	require.NoError(t, err)
+	require.NoError(t, p.Wait(all))
+	assert.Equal(t, "high", order[0])
+}
+
+func TestSnapshotAndStats(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		g, open := gate(t, p)
+		ok := mustSchedule(t, p, Job{}, g)
+		bad := mustSchedule(t, p, Job{Run: func(*Ctx) { panic("x") }}, g)
+		blocked := mustSchedule(t, p, Job{}, bad)
+		cancelled := mustSchedule(t, p, Job{}, g)
+		require.NoError(t, p.Cancel(cancelled))
+		s := p.Snapshot()
+		assert.Equal(t, 5, s.Pending+s.Running)
+		open()
+		all, err := p.Combine(ok, bad, blocked, cancelled)
+		require.NoError(t, err)
+		_ = p.Wait(all)
+		require.NoError(t, p.Reset()) // publishes every participant's counts
+		// The frame was reset: Snapshot sees the new, empty frame.
+		assert.Equal(t, Snapshot{}, p.Snapshot())
+		var executed uint64
+		for _, st := range p.Stats(nil) {
+			executed += st.Executed
+		}
+		assert.Equal(t, uint64(6), executed)
+	})
+}
+
+func TestSnapshotCounts(t *testing.T) {
+	p, err := New(Options{Workers: 0})
+	require.NoError(t, err)
+	defer p.Close()
+	ok := mustSchedule(t, p, Job{})
+	bad := mustSchedule(t, p, Job{Run: func(*Ctx) { panic("x") }})
+	blocked := mustSchedule(t, p, Job{}, bad)
+	cancelled := mustSchedule(t, p, Job{})
+	require.NoError(t, p.Cancel(cancelled))
+	assert.Equal(t, Snapshot{Pending: 4}, p.Snapshot())
+	all, err := p.Combine(ok, bad, blocked, cancelled)
+	require.NoError(t, err)
+	_ = p.Wait(all)
+	assert.Equal(t, Snapshot{Succeeded: 1, Failed: 1, Blocked: 2, Cancelled: 1}, p.Snapshot())
+}
+
+func TestGuestGoroutines(t *testing.T) {
+	for _, w := range []int{1, 2, 4} {
+		p, err := New(Options{Workers: w})
+		require.NoError(t, err)
+		var n atomic.Int32
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 50 {
+					h, err := p.Schedule(Job{Run: func(*Ctx) { n.Add(1) }})
+					if !assert.NoError(t, err) {
+						return
+					}
+					assert.NoError(t, p.Wait(h))
+				}
+			}()
+		}
+		wg.Wait()
+		assert.Equal(t, int32(200), n.Load())
+		require.NoError(t, p.Close())
+	}
+}
+
+func TestCloseDrainsAndIsIdempotent(t *testing.T) {
+	for _, w := range workerCounts {
+		p, err := New(Options{Workers: w})
+		require.NoError(t, err)
+		var n atomic.Int32
+		for range 100 {
+			mustSchedule(t, p, Job{Run: func(c *Ctx) {
+				time.Sleep(10 * time.Microsecond)
+				n.Add(1)
+			}})
+		}
+		require.NoError(t, p.Close())
+		assert.Equal(t, int32(100), n.Load(), "W=%d", w)
+		require.NoError(t, p.Close())
+		_, err = p.Schedule(Job{})
+		requireCode(t, err, CodeClosed)
+		_, err = p.ParallelFor(Job{Run: func(*Ctx) {}}, 1, 1)
+		requireCode(t, err, CodeClosed)
+	}
+}
+
+func TestResetFromInsideJob(t *testing.T) {
+	p, err := New(Options{Workers: 0})
+	require.NoError(t, err)
+	defer p.Close()
+	var resetErr error
+	h := mustSchedule(t, p, Job{Run: func(*Ctx) { resetErr = p.Reset() }})
+	require.NoError(t, p.Wait(h))
+	requireCode(t, resetErr, CodeBusy)
+}
+
+func TestSerialOrderIsRepeatable(t *testing.T) {
+	run := func() []int {
+		p, err := New(Options{Workers: 0})
+		require.NoError(t, err)
+		defer p.Close()
+		var order []int
+		var hs []Handle
+		for i := range 20 {
+			var deps []Handle
+			if i >= 3 {
+				deps = append(deps, hs[i-3])
+			}
+			hs = append(hs, mustSchedule(t, p, Job{Run: func(*Ctx) { order = append(order, i) }}, deps...))
+		}
+		all, err := p.Combine(hs...)
+		require.NoError(t, err)
+		require.NoError(t, p.Wait(all))
+		return order
+	}
+	first := run()
+	for range 5 {
+		assert.Equal(t, first, run())
+	}
+}
+
+func TestErrorsAreDistinct(t *testing.T) {
+	all := []*Error{ErrStaleHandle, ErrForeignHandle, ErrClosed, ErrArenaFull, ErrFailed, ErrCancelled, ErrBlocked, ErrWaitCycle, ErrBusy, ErrBadArgument}
+	for i, a := range all {
+		for j, b := range all {
+			assert.Equal(t, i == j, errors.Is(a, b), "%s vs %s", a.Code, b.Code)
+		}
+	}
+}
