@@ -47,20 +47,15 @@ func (w *weft) frame(h jobs.Handle) error {
 // weftEmpty is the W1 job body.
 func weftEmpty(*jobs.Ctx) { emptyJob() }
 
+// emptyJobs schedules n independent jobs and waits once: Reset waits for
+// every job of the frame (the owner helping), as wg.Wait does for the peers.
 func (w *weft) emptyJobs(n int) error {
-	hs := w.hs[:n]
-	for i := range hs {
-		h, err := w.p.Schedule(jobs.Job{Run: weftEmpty})
-		if err != nil {
+	for range n {
+		if _, err := w.p.Schedule(jobs.Job{Run: weftEmpty}); err != nil {
 			return err
 		}
-		hs[i] = h
 	}
-	all, err := w.p.Combine(hs...)
-	if err != nil {
-		return err
-	}
-	return w.frame(all)
+	return w.p.Reset()
 }
 
 // weftScale is the W2 chunk body; Data is the *vector.

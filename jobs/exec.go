@@ -133,7 +133,10 @@ func (p *Pool) push(w *participant, idx uint32, pr Priority) {
 	if w == nil || !w.dq[pr].push(idx) {
 		p.inj.put(idx, pr)
 	}
-	if p.spinning.Load() == 0 { // seq-cst: pairs with spin's decrement, then prepare and recheck
+	// Wake a sleeper only if there is one and nobody is already looking.
+	// Both loads are seq-cst and follow the push: a waiter prepares, and a
+	// spinner stops spinning, before rechecking the queues.
+	if p.ec.waiters() != 0 && p.spinning.Load() == 0 {
 		p.ec.notify(false)
 	}
 }
@@ -169,7 +172,7 @@ func (r *record) block(k uint64, root uint32) {
 
 // blockBy blocks r if prerequisite d (index di) did not succeed.
 func (r *record) blockBy(d *record, di uint32) {
-	switch Outcome(d.state.Load()) {
+	switch d.outcome() {
 	case Failed:
 		r.block(causeFailed, di)
 	case Cancelled:
@@ -202,7 +205,7 @@ func (p *Pool) run(w *participant, idx uint32) {
 		p.finish(w, idx, r, outcome)
 		return
 	}
-	r.state.Store(uint32(Running))
+	r.link.Add(uint64(Running - Pending)) // the outcome sits in the low word
 	w.stack = append(w.stack, idx)
 	saved := w.ctx.cur
 	w.ctx.cur = r
@@ -292,8 +295,9 @@ func (p *Pool) call(c *Ctx, r *record) (err *Error) {
 // ParallelFor join and its pipe. Executed only by w's goroutine.
 func (p *Pool) finish(w *participant, idx uint32, r *record, outcome Outcome) {
 	pipe := r.job.Pipe
-	r.state.Store(uint32(outcome)) // before closing the list: a late dependent reads it
-	head := r.succ.Swap(succClosed)
+	// Publish the outcome and close the successor list in one step: a
+	// dependent added later sees the outcome instead of joining the list.
+	head := uint32(r.link.Swap(uint64(succClosed)<<32|uint64(outcome)) >> 32)
 	for e := head; e != 0; {
 		ed := p.edges.at(e - 1)
 		p.releaseTo(w, idx, r, ed.to)
@@ -327,7 +331,7 @@ func (p *Pool) publish(w *participant) {
 
 // releaseTo passes a finished prerequisite's outcome to successor to.
 func (p *Pool) releaseTo(w *participant, from uint32, r *record, to uint32) {
-	if Outcome(r.state.Load()) != Succeeded {
+	if r.outcome() != Succeeded {
 		p.jobs.at(to).blockBy(r, from)
 	}
 	if p.tracing.Load() {
@@ -344,7 +348,7 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 	if err := p.checkWait(w, idx, target); err != nil {
 		return err
 	}
-	for !Outcome(target.state.Load()).Done() {
+	for !target.outcome().Done() {
 		j, ok := p.find(w)
 		if !ok && len(p.parts) > 1 {
 			j, ok = p.spinUntil(w, target)
@@ -353,7 +357,7 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 			p.run(w, j)
 			continue
 		}
-		if Outcome(target.state.Load()).Done() {
+		if target.outcome().Done() {
 			break
 		}
 		if len(p.parts) == 1 {
@@ -362,7 +366,7 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 		}
 		epoch := p.ec.prepare()
 		target.watched.Store(1)
-		if Outcome(target.state.Load()).Done() {
+		if target.outcome().Done() {
 			p.ec.cancel()
 			break
 		}
@@ -381,7 +385,7 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 // spinUntil is spin that also stops when target finishes.
 func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 	for range spinRounds {
-		if Outcome(target.state.Load()).Done() {
+		if target.outcome().Done() {
 			return 0, false
 		}
 		runtime.Gosched()
@@ -395,13 +399,13 @@ func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 // sleepUntil parks a guest goroutine until target is done. Any goroutine may call it.
 func (p *Pool) sleepUntil(target *record) {
 	var sema chan struct{}
-	for !Outcome(target.state.Load()).Done() {
+	for !target.outcome().Done() {
 		if sema == nil {
 			sema = make(chan struct{}, 1)
 		}
 		epoch := p.ec.prepare()
 		target.watched.Store(1)
-		if Outcome(target.state.Load()).Done() {
+		if target.outcome().Done() {
 			p.ec.cancel()
 			return
 		}
@@ -455,19 +459,24 @@ func (p *Pool) drain(w *participant) {
 // running on w's own stack, on one that (transitively) needs such a job, or
 // on a not-yet-started job of a pipe that a job on the stack occupies.
 func (p *Pool) checkWait(w *participant, idx uint32, target *record) error {
-	if len(w.stack) == 0 || Outcome(target.state.Load()).Done() {
+	if len(w.stack) == 0 || target.outcome().Done() {
 		return nil
 	}
-	clear(w.seen)
+	// Without an unfinished prerequisite the target cannot need a job of the
+	// stack (all of them are unfinished): only then is the walk needed.
+	deep := target.holds.Load() > 0
+	if deep {
+		clear(w.seen)
+	}
 	for _, s := range w.stack {
 		sr := p.jobs.at(s)
 		if s == idx {
 			return errorf(CodeWaitCycle, target.job.Label, "a job waits on itself; wait on other jobs only")
 		}
-		if target.job.Pipe != nil && sr.job.Pipe == target.job.Pipe && Outcome(target.state.Load()) == Pending {
+		if target.job.Pipe != nil && sr.job.Pipe == target.job.Pipe && target.outcome() == Pending {
 			return errorf(CodeWaitCycle, target.job.Label, "%s waits on a later job of its own pipe %q, which cannot start before it ends", sr.job.Label, target.job.Pipe.name)
 		}
-		if p.reaches(w, s, idx) {
+		if deep && p.reaches(w, s, idx) {
 			return errorf(CodeWaitCycle, target.job.Label, "%s waits on a job that depends on it; wait only on jobs it does not precede", sr.job.Label)
 		}
 	}
@@ -484,7 +493,7 @@ func (p *Pool) reaches(w *participant, from, to uint32) bool {
 	if r.parent != 0 && (r.parent-1 == to || p.reaches(w, r.parent-1, to)) {
 		return true
 	}
-	for e := r.succ.Load(); e != 0 && e != succClosed; {
+	for e := uint32(r.link.Load() >> 32); e != 0 && e != succClosed; {
 		ed := p.edges.at(e - 1)
 		if ed.to == to || p.reaches(w, ed.to, to) {
 			return true
@@ -543,7 +552,7 @@ func (p *Pool) alloc(j *Job, k int) (uint32, *record, uint32, error) {
 		return 0, nil, 0, errorf(CodeArenaFull, j.Label, "more than %d jobs since the last Reset; call Reset between frames or raise Options.MaxJobs", p.jobs.limit)
 	}
 	r := p.jobs.at(idx)
-	r.cause.v, r.holds.v, r.state.v, r.succ.v, r.cancel.v, r.watched.v = 0, 1, uint32(Pending), 0, 0, 0
+	r.cause.v, r.link.v, r.holds.v, r.cancel.v, r.watched.v = 0, uint64(Pending), 1, 0, 0
 	r.parent, r.chunkEnd, r.err = 0, 0, nil
 	r.job = *j
 	r.gen.Store(p.epoch.Load()) // last: Snapshot and lookup read the record only after seeing it
@@ -569,13 +578,14 @@ func (p *Pool) addEdge(d *record, ei, to uint32, r *record) bool {
 	e.to = to
 	r.holds.Add(1)
 	for {
-		head := d.succ.Load()
+		link := d.link.Load()
+		head := uint32(link >> 32)
 		if head == succClosed {
 			r.holds.Add(-1) // never reaches 0: the builder still holds
 			return false
 		}
 		e.next = head
-		if d.succ.CompareAndSwap(head, ei+1) { // publishes e to the finisher's Swap
+		if d.link.CompareAndSwap(link, uint64(ei+1)<<32|link&(1<<32-1)) { // publishes e to the finisher's Swap
 			return true
 		}
 	}

@@ -30,25 +30,30 @@ type Options struct {
 // safe but slower (its jobs go through the injection queue and its Wait
 // does not help). Job bodies schedule and wait through their *Ctx.
 type Pool struct {
-	id    uint32
-	epoch atomic.Uint32 // the frame: bumped by Reset, part of every Handle
-	jobs  *arena[record]
-	edges *arena[edge]
-	parts []*participant // parts[0] is the owner, then the workers
-	inj   injector
-	ec    *eventCount
-	guard atomic.Bool // held by whoever drives parts[0] (the owner deque)
-
-	finishedFrames uint64 // jobs of the frames before the last Reset; owner only
-
-	spinning atomic.Int32 // workers looking for work; while > 0 no wake-up is needed
-	draining atomic.Bool  // every completion wakes the owner (Reset, Close)
+	// Read by every participant on every job; written rarely.
+	id       uint32
+	epoch    atomic.Uint32 // the frame: bumped by Reset, part of every Handle
+	jobs     *arena[record]
+	edges    *arena[edge]
+	parts    []*participant // parts[0] is the owner, then the workers
+	ec       *eventCount
+	draining atomic.Bool // every completion wakes the owner (Reset, Close)
 	closed   atomic.Bool
 	quit     atomic.Bool
 	tracing  atomic.Bool
 	traceCap int
 	t0       time.Time
 	wg       sync.WaitGroup
+
+	// Written often: each on a cache line of its own, so that writing one
+	// does not evict the fields above from the other cores.
+	_              [64]byte
+	guard          atomic.Bool // held by whoever drives parts[0] (the owner deque), twice per Pool call
+	finishedFrames uint64      // jobs of the frames before the last Reset; owner only
+	_              [64]byte
+	spinning       atomic.Int32 // workers looking for work; while > 0 no wake-up is needed
+	_              [64]byte
+	inj            injector
 }
 
 var poolIDs atomic.Uint32
@@ -173,7 +178,7 @@ func (p *Pool) Outcome(h Handle) (Outcome, error) {
 	if err != nil {
 		return 0, err
 	}
-	return Outcome(r.state.Load()), nil
+	return r.outcome(), nil
 }
 
 // Reset starts a new frame: it waits for every scheduled job (helping), then
@@ -233,7 +238,7 @@ func (p *Pool) lookup(h Handle) (*record, error) {
 
 // result turns a finished job's outcome into Wait's error.
 func (p *Pool) result(r *record) error {
-	switch Outcome(r.state.Load()) {
+	switch r.outcome() {
 	case Failed:
 		return r.err
 	case Cancelled:
@@ -260,7 +265,7 @@ func (p *Pool) Snapshot() Snapshot {
 	for i := int64(0); i < p.jobs.used(); i++ {
 		r := p.jobs.at(uint32(i))
 		if r.gen.Load() == gen {
-			*counts[r.state.Load()]++
+			*counts[r.outcome()]++
 		}
 	}
 	return s

@@ -74,6 +74,9 @@ func (o Outcome) String() string {
 // Done reports whether the outcome is final.
 func (o Outcome) Done() bool { return o >= Succeeded }
 
+// outcome is the job's state. Any goroutine may call it.
+func (r *record) outcome() Outcome { return Outcome(uint32(r.link.Load())) }
+
 // succClosed marks a finished job's successor list: no edge can join it.
 const succClosed = ^uint32(0)
 
@@ -90,9 +93,8 @@ const (
 // but for the executor's writes before it stores the outcome.
 type record struct {
 	cause   atomicU64 // why it is blocked, 0 if it is not
+	link    atomicU64 // the Outcome (low word) and the successor list head (high word): edge index+1, succClosed once done
 	holds   atomicI32 // unfinished prerequisites + the builder's hold
-	state   atomicU32 // an Outcome
-	succ    atomicU32 // head of the successor edge list, edge index+1; succClosed when done
 	cancel  atomicU32 // 1 once Cancel was called
 	watched atomicU32 // 1 if someone may be parked waiting on this job
 	gen     atomicU32 // the frame it was made in; stored last by the scheduler
@@ -113,10 +115,11 @@ type (
 
 func (a *atomicU32) Load() uint32                    { return atomic.LoadUint32(&a.v) }
 func (a *atomicU32) Store(x uint32)                  { atomic.StoreUint32(&a.v, x) }
-func (a *atomicU32) Swap(x uint32) uint32            { return atomic.SwapUint32(&a.v, x) }
-func (a *atomicU32) CompareAndSwap(o, n uint32) bool { return atomic.CompareAndSwapUint32(&a.v, o, n) }
 func (a *atomicI32) Add(d int32) int32               { return atomic.AddInt32(&a.v, d) }
+func (a *atomicI32) Load() int32                     { return atomic.LoadInt32(&a.v) }
 func (a *atomicU64) Load() uint64                    { return atomic.LoadUint64(&a.v) }
+func (a *atomicU64) Add(d uint64) uint64             { return atomic.AddUint64(&a.v, d) }
+func (a *atomicU64) Swap(x uint64) uint64            { return atomic.SwapUint64(&a.v, x) }
 func (a *atomicU64) CompareAndSwap(o, n uint64) bool { return atomic.CompareAndSwapUint64(&a.v, o, n) }
 
 // edge is a successor link in a prerequisite's list.
