@@ -17,6 +17,7 @@ const spinRounds = 64
 type participant struct {
 	dq                            [numPriorities]deque
 	executed                      uint64        // jobs finished here; only this goroutine touches it
+	busySince                     int64         // start of the current streak of jobs + 1, 0 outside one; this goroutine only
 	done                          atomic.Uint64 // executed as last published (see publish)
 	stolen, attempts, parks, busy atomic.Uint64
 
@@ -47,12 +48,12 @@ func (p *Pool) work(w *participant) {
 			idx, ok = p.spin(w)
 		}
 		if ok {
-			start := p.now()
+			w.beginBusy(p)
 			for ok {
 				p.run(w, idx)
 				idx, ok = p.find(w)
 			}
-			w.busy.Add(uint64(p.now() - start))
+			w.endBusy(p)
 			p.publish(w)
 			continue
 		}
@@ -315,6 +316,22 @@ func (p *Pool) finish(w *participant, idx uint32, r *record, outcome Outcome) {
 	w.executed++ // published in batches by publish; Reset may reuse r once it is
 }
 
+// beginBusy and endBusy bracket a streak of jobs run back to back, so that
+// busy time costs two clock reads per streak rather than per job. Executed
+// only by w's goroutine; nested streaks (a job's Wait) count once.
+func (w *participant) beginBusy(p *Pool) {
+	if w.busySince == 0 {
+		w.busySince = p.now() + 1 // +1: zero means "not in a streak"
+	}
+}
+
+func (w *participant) endBusy(p *Pool) {
+	if w.busySince != 0 && len(w.stack) == 0 {
+		w.busy.Add(uint64(p.now() + 1 - w.busySince))
+		w.busySince = 0
+	}
+}
+
 // publish makes w's finished jobs count in idle, and wakes a draining owner.
 // Executed only by w's goroutine, whenever it runs out of work and before it
 // parks: jobs finished here are not idle-complete until then, and w touches
@@ -348,12 +365,15 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 	if err := p.checkWait(w, idx, target); err != nil {
 		return err
 	}
+	defer w.endBusy(p)
 	for !target.outcome().Done() {
 		j, ok := p.find(w)
 		if !ok && len(p.parts) > 1 {
+			w.endBusy(p)
 			j, ok = p.spinUntil(w, target)
 		}
 		if ok {
+			w.beginBusy(p)
 			p.run(w, j)
 			continue
 		}
@@ -428,15 +448,18 @@ func (p *Pool) idle() bool {
 func (p *Pool) drain(w *participant) {
 	p.draining.Store(true)
 	defer p.draining.Store(false)
+	defer w.endBusy(p)
 	for spins := 0; ; spins++ {
 		p.publish(w)
 		if p.idle() {
 			return
 		}
 		if j, ok := p.find(w); ok {
+			w.beginBusy(p)
 			p.run(w, j)
 			continue
 		}
+		w.endBusy(p)
 		if spins < spinRounds { // workers publish as they run dry: usually soon
 			runtime.Gosched()
 			continue

@@ -278,7 +278,7 @@ type WorkerStats struct {
 	Stolen        uint64 // jobs taken from another participant's deque
 	StealAttempts uint64
 	Parks         uint64
-	Busy          time.Duration // from finding work to running out of it
+	Busy          time.Duration // running jobs: from finding work to running out of it
 }
 
 // Stats appends every participant's counters to dst (owner first) and

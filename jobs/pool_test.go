@@ -463,11 +463,14 @@ func TestSnapshotAndStats(t *testing.T) {
 		require.NoError(t, p.Reset()) // publishes every participant's counts
 		// The frame was reset: Snapshot sees the new, empty frame.
 		assert.Equal(t, Snapshot{}, p.Snapshot())
-		var executed uint64
+				var executed uint64
+		var busy time.Duration
 		for _, st := range p.Stats(nil) {
 			executed += st.Executed
+			busy += st.Busy
 		}
 		assert.Equal(t, uint64(6), executed)
+		assert.Positive(t, busy, "the gate job alone ran for a while")
 	})
 }
 
