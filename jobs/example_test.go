@@ -81,3 +81,29 @@ func ExamplePool_NewPipe() {
 	fmt.Println(lines)
 	// Output: [a b c]
 }
+
+// Where did the frame's time go? Rebuild the traced graph and ask for the
+// critical path, the parallelism and what another pool size would take.
+func ExampleGraph() {
+	pool, _ := jobs.New(jobs.Options{Workers: 0})
+	defer pool.Close()
+	pool.SetTracing(true)
+	work := func(*jobs.Ctx) {}
+	a, _ := pool.Schedule(jobs.Job{Label: jobs.Label{Name: "physics"}, Run: work})
+	b, _ := pool.Schedule(jobs.Job{Label: jobs.Label{Name: "anim"}, Run: work})
+	c, _ := pool.Schedule(jobs.Job{Label: jobs.Label{Name: "cull"}, Run: work}, a, b)
+	_ = pool.Wait(c)
+	_ = pool.Reset()
+
+	events, _ := pool.ReadTrace(nil)
+	var g jobs.Graph
+	g.Build(events)
+	path, span := g.CriticalPath(nil)
+	fmt.Println(len(g.Nodes), "jobs; critical path ends at", g.Nodes[path[len(path)-1]].Label.Name)
+	fmt.Println("parallelism >= 1:", float64(g.Work()) >= float64(span))
+	fmt.Println("two workers no slower than one:", g.Predict(2) <= g.Predict(1))
+	// Output:
+	// 3 jobs; critical path ends at cull
+	// parallelism >= 1: true
+	// two workers no slower than one: true
+}

@@ -1,0 +1,258 @@
+package jobs
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Graph is a frame's job graph rebuilt from its trace: one node per job
+// with its measured time, and the dependency edges between them. It answers
+// where the frame's time went: work, span, the critical path, parallelism,
+// and the frame time a pool of another size would likely take. Waits inside
+// jobs (fork-join) are not edges: a waiting job's time includes its wait.
+//
+// A Graph reuses its buffers: Build after warm-up allocates nothing.
+type Graph struct {
+	Nodes []Node
+
+	index map[Handle]int32
+	preds []int32    // node i's prerequisites are preds[Nodes[i].predLo:Nodes[i].predHi]
+	edges [][2]int32 // (to, from) while Build gathers preds, then (from, to) sorted, for succs
+	order []int32    // topological order
+	scratch
+}
+
+// Node is one job of a Graph.
+type Node struct {
+	Job        Handle
+	Label      Label // the first slice's label (a ParallelFor range job has one slice per chunk)
+	Worker     int
+	Start, End int64 // first slice's start, last slice's end
+	Cost       int64 // summed slice durations: the job's own running time
+
+	predLo, predHi int32
+	finish         int64 // scratch: longest path ending here, or simulated finish
+	readyAt        int64 // scratch: simulated time its prerequisites are done
+	from           int32 // scratch: the critical predecessor, -1 if none
+}
+
+type scratch struct {
+	pending []int32
+	ready   []int32
+	free    []int64
+	succBuf []int32
+}
+
+// Build replaces g's contents with the graph of events (as ReadTrace
+// returns them, in start order). Edges to or from jobs without a slice in
+// events are dropped.
+func (g *Graph) Build(events []Event) {
+	g.Nodes, g.edges, g.preds = g.Nodes[:0], g.edges[:0], g.preds[:0]
+	if g.index == nil {
+		g.index = make(map[Handle]int32)
+	}
+	clear(g.index)
+	for _, e := range events {
+		if e.Kind != KindJob {
+			continue
+		}
+		if i, ok := g.index[e.Job]; ok {
+			n := &g.Nodes[i]
+			n.Cost += e.End - e.Start
+			n.End = max(n.End, e.End)
+			continue
+		}
+		g.index[e.Job] = int32(len(g.Nodes))
+		g.Nodes = append(g.Nodes, Node{Job: e.Job, Label: e.Label, Worker: e.Worker, Start: e.Start, End: e.End, Cost: e.End - e.Start})
+	}
+	for _, e := range events {
+		if e.Kind != KindEdge {
+			continue
+		}
+		from, ok1 := g.index[e.From]
+		to, ok2 := g.index[e.Job]
+		if ok1 && ok2 {
+			g.edges = append(g.edges, [2]int32{to, from})
+		}
+	}
+	slices.SortFunc(g.edges, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	g.edges = slices.Compact(g.edges)
+	k := 0
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		n.predLo = int32(len(g.preds))
+		for ; k < len(g.edges) && g.edges[k][0] == int32(i); k++ {
+			g.preds = append(g.preds, g.edges[k][1])
+		}
+		n.predHi = int32(len(g.preds))
+	}
+	g.topoSort()
+}
+
+// Preds returns node i's prerequisites (indices into Nodes).
+func (g *Graph) Preds(i int) []int32 { return g.preds[g.Nodes[i].predLo:g.Nodes[i].predHi] }
+
+// topoSort orders the nodes so that prerequisites come first (Kahn's
+// algorithm, ties by start time, which is the nodes' order).
+func (g *Graph) topoSort() {
+	n := len(g.Nodes)
+	g.pending = slices.Grow(g.pending[:0], n)[:n]
+	clear(g.pending)
+	for i, e := range g.edges { // (to, from) becomes (from, to), for succs
+		g.edges[i] = [2]int32{e[1], e[0]}
+		g.pending[e[0]]++
+	}
+	slices.SortFunc(g.edges, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	g.order = g.order[:0]
+	for i := range n {
+		if g.pending[i] == 0 {
+			g.order = append(g.order, int32(i))
+		}
+	}
+	for h := 0; h < len(g.order); h++ {
+		for _, v := range g.succs(g.order[h]) {
+			if g.pending[v]--; g.pending[v] == 0 {
+				g.order = append(g.order, v)
+			}
+		}
+	}
+}
+
+// Work is the summed running time of every job.
+func (g *Graph) Work() int64 {
+	var w int64
+	for _, n := range g.Nodes {
+		w += n.Cost
+	}
+	return w
+}
+
+// CriticalPath appends to dst the nodes of the longest chain of dependent
+// jobs, by running time, first job first, and returns it with its length
+// (the span). Parallelism is Work / span.
+func (g *Graph) CriticalPath(dst []int32) ([]int32, int64) {
+	best := int32(-1)
+	for _, u := range g.order {
+		n := &g.Nodes[u]
+		n.finish, n.from = n.Cost, -1
+		for _, p := range g.Preds(int(u)) {
+			if f := g.Nodes[p].finish + n.Cost; f > n.finish {
+				n.finish, n.from = f, p
+			}
+		}
+		if best < 0 || n.finish > g.Nodes[best].finish {
+			best = u
+		}
+	}
+	if best < 0 {
+		return dst, 0
+	}
+	span := g.Nodes[best].finish
+	start := len(dst)
+	for u := best; u >= 0; u = g.Nodes[u].from {
+		dst = append(dst, u)
+	}
+	slices.Reverse(dst[start:])
+	return dst, span
+}
+
+// Predict is the frame time that greedy list scheduling of the recorded
+// graph on the given number of participants gives: jobs are taken in the
+// order they become ready (ties by start order), each by the participant
+// that frees up first. Job times are the measured ones; scheduling overhead
+// and memory effects are not modelled. O(n log n).
+func (g *Graph) Predict(participants int) int64 {
+	n := len(g.Nodes)
+	g.pending = slices.Grow(g.pending[:0], n)[:n]
+	g.ready = g.ready[:0]
+	byReady := func(a, b int32) bool {
+		na, nb := &g.Nodes[a], &g.Nodes[b]
+		return na.readyAt < nb.readyAt || na.readyAt == nb.readyAt && a < b
+	}
+	for i := range g.Nodes {
+		nd := &g.Nodes[i]
+		nd.readyAt = 0
+		g.pending[i] = nd.predHi - nd.predLo
+		if g.pending[i] == 0 {
+			g.ready = heapPush(g.ready, int32(i), byReady)
+		}
+	}
+	g.free = slices.Grow(g.free[:0], max(participants, 1))[:max(participants, 1)]
+	clear(g.free) // a min-heap of the times participants free up
+	var makespan int64
+	for len(g.ready) > 0 {
+		var u int32
+		g.ready, u = heapPop(g.ready, byReady)
+		nd := &g.Nodes[u]
+		begin := max(nd.readyAt, g.free[0])
+		nd.finish = begin + nd.Cost
+		g.free[0] = nd.finish
+		heapFix(g.free, 0, func(a, b int64) bool { return a < b })
+		makespan = max(makespan, nd.finish)
+		for _, v := range g.succs(u) {
+			g.Nodes[v].readyAt = max(g.Nodes[v].readyAt, nd.finish)
+			if g.pending[v]--; g.pending[v] == 0 {
+				g.ready = heapPush(g.ready, v, byReady)
+			}
+		}
+	}
+	return makespan
+}
+
+// succs returns node u's successors (topoSort left the edges as sorted
+// (from, to) pairs).
+func (g *Graph) succs(u int32) []int32 {
+	lo, _ := slices.BinarySearchFunc(g.edges, u, func(e [2]int32, t int32) int { return cmp.Compare(e[0], t) })
+	hi := lo
+	for hi < len(g.edges) && g.edges[hi][0] == u {
+		hi++
+	}
+	g.succBuf = g.succBuf[:0]
+	for _, e := range g.edges[lo:hi] {
+		g.succBuf = append(g.succBuf, e[1])
+	}
+	return g.succBuf
+}
+
+// A binary min-heap over a slice, ordered by less.
+func heapPush[T any](h []T, x T, less func(a, b T) bool) []T {
+	h = append(h, x)
+	for i := len(h) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !less(h[i], h[parent]) {
+			break
+		}
+		h[i], h[parent] = h[parent], h[i]
+		i = parent
+	}
+	return h
+}
+
+func heapPop[T any](h []T, less func(a, b T) bool) ([]T, T) {
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	if len(h) > 0 {
+		heapFix(h, 0, less)
+	}
+	return h, top
+}
+
+// heapFix restores the heap after h[i] grew.
+func heapFix[T any](h []T, i int, less func(a, b T) bool) {
+	for {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h) && less(h[l], h[m]) {
+			m = l
+		}
+		if r < len(h) && less(h[r], h[m]) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}

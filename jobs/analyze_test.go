@@ -1,0 +1,107 @@
+package jobs
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// handBuilt makes trace events for jobs with given costs and edges, laid
+// out as if run one after another (start times only order the nodes).
+func handBuilt(costs []int64, edges [][2]int) []Event {
+	var ev []Event
+	h := func(i int) Handle { return Handle{pool: 1, gen: 1, idx: uint32(i)} }
+	t := int64(0)
+	for i, c := range costs {
+		ev = append(ev, Event{Kind: KindJob, Job: h(i), Label: Label{Name: "n", Chunk: i}, Start: t, End: t + c})
+		t += c
+	}
+	for _, e := range edges {
+		ev = append(ev, Event{Kind: KindEdge, From: h(e[0]), Job: h(e[1])})
+	}
+	return ev
+}
+
+func TestGraphKnownAnswers(t *testing.T) {
+	cases := []struct {
+		name    string
+		costs   []int64
+		edges   [][2]int // from, to
+		path    []int32
+		span    int64
+		predict map[int]int64
+	}{
+		{"single", []int64{5}, nil, []int32{0}, 5, map[int]int64{1: 5, 4: 5}},
+		{"chain", []int64{1, 2, 3}, [][2]int{{0, 1}, {1, 2}}, []int32{0, 1, 2}, 6, map[int]int64{1: 6, 2: 6}},
+		{"independent", []int64{4, 4, 4, 4}, nil, []int32{0}, 4, map[int]int64{1: 16, 2: 8, 4: 4, 8: 4}},
+		// diamond: 0 -> {1 (cost 10), 2 (cost 1)} -> 3
+		{"diamond", []int64{2, 10, 1, 3}, [][2]int{{0, 1}, {0, 2}, {1, 3}, {2, 3}}, []int32{0, 1, 3}, 15, map[int]int64{1: 16, 2: 15}},
+		// fork-join of 1 + 6 jobs of 3 + 1: 2 workers take 3 rounds of 3
+		{"wide", []int64{1, 3, 3, 3, 3, 3, 3, 1}, [][2]int{{0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 5}, {0, 6}, {1, 7}, {2, 7}, {3, 7}, {4, 7}, {5, 7}, {6, 7}},
+			[]int32{0, 1, 7}, 5, map[int]int64{1: 20, 2: 11, 3: 8, 6: 5, 16: 5}},
+		// duplicate edges (a job released twice) count once
+		{"dup", []int64{1, 1}, [][2]int{{0, 1}, {0, 1}}, []int32{0, 1}, 2, map[int]int64{2: 2}},
+	}
+	var g Graph
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g.Build(handBuilt(c.costs, c.edges))
+			require.Len(t, g.Nodes, len(c.costs))
+			var sum int64
+			for _, x := range c.costs {
+				sum += x
+			}
+			assert.Equal(t, sum, g.Work())
+			path, span := g.CriticalPath(nil)
+			assert.Equal(t, c.path, path)
+			assert.Equal(t, c.span, span)
+			for p, want := range c.predict {
+				assert.Equal(t, want, g.Predict(p), "%d participants", p)
+			}
+		})
+	}
+}
+
+func TestGraphFromRealTrace(t *testing.T) {
+	p, err := New(Options{Workers: 2})
+	require.NoError(t, err)
+	defer p.Close()
+	p.SetTracing(true)
+	spin := func(*Ctx) {
+		x := 0
+		for i := range 20000 {
+			x += i * i
+		}
+		_ = x
+	}
+	a := mustSchedule(t, p, Job{Label: Label{Name: "a"}, Run: spin})
+	b := mustSchedule(t, p, Job{Label: Label{Name: "b"}, Run: spin}, a)
+	c := mustSchedule(t, p, Job{Label: Label{Name: "c"}, Run: spin}, a)
+	pf, err := p.ParallelFor(Job{Label: Label{Name: "pf"}, Run: spin}, 8, 1, b, c)
+	require.NoError(t, err)
+	require.NoError(t, p.Wait(pf))
+	require.NoError(t, p.Reset())
+	events, _ := p.ReadTrace(nil)
+	var g Graph
+	g.Build(events)
+	path, span := g.CriticalPath(nil)
+	require.NotEmpty(t, path)
+	assert.Equal(t, "a", g.Nodes[path[0]].Label.Name)
+	assert.Equal(t, "pf", g.Nodes[path[len(path)-1]].Label.Name, "the join ends the frame")
+	assert.LessOrEqual(t, span, g.Work())
+	assert.Equal(t, g.Work(), g.Predict(1), "one participant runs all the work back to back")
+	assert.GreaterOrEqual(t, g.Predict(16), span, "no schedule beats the span")
+	assert.LessOrEqual(t, g.Predict(2), g.Predict(1))
+
+	// Steady state: rebuilding and analysing allocates nothing.
+	var dst []int32
+	allocs := testing.AllocsPerRun(50, func() {
+		g.Build(events)
+		dst, _ = g.CriticalPath(dst[:0])
+		for _, w := range []int{1, 2, 4, 8, 16} {
+			g.Predict(w)
+		}
+	})
+	assert.Zero(t, allocs)
+}
