@@ -463,7 +463,7 @@ func TestSnapshotAndStats(t *testing.T) {
 		require.NoError(t, p.Reset()) // publishes every participant's counts
 		// The frame was reset: Snapshot sees the new, empty frame.
 		assert.Equal(t, Snapshot{}, p.Snapshot())
-				var executed uint64
+		var executed uint64
 		var busy time.Duration
 		for _, st := range p.Stats(nil) {
 			executed += st.Executed
