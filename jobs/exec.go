@@ -47,29 +47,21 @@ func (p *Pool) work(w *participant) {
 		if !ok {
 			idx, ok = p.spin(w)
 		}
-		if ok {
-			w.beginBusy(p)
-			for ok {
-				p.run(w, idx)
-				idx, ok = p.find(w)
+		if !ok {
+			if idx, ok = p.park(w, p.quit.Load); !ok {
+				if p.quit.Load() {
+					return
+				}
+				continue
 			}
-			w.endBusy(p)
-			p.publish(w)
-			continue
 		}
-		epoch := p.ec.prepare()
-		if p.quit.Load() {
-			p.ec.cancel()
-			return
-		}
-		if idx, ok := p.find(w); ok { // recheck after announcing the sleep
-			p.ec.cancel()
+		w.beginBusy(p)
+		for ok {
 			p.run(w, idx)
-			continue
+			idx, ok = p.find(w)
 		}
+		w.endBusy(p)
 		p.publish(w)
-		w.parks.Add(1)
-		p.ec.commit(w.sema, epoch)
 	}
 }
 
@@ -384,20 +376,9 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 			// Serial executor: nothing is ready and nobody else runs jobs.
 			return errorf(CodeWaitCycle, target.job.Label, "no job can run while waiting; a pipe job waits on a later job of its own pipe, or the job waits on work only this job could release")
 		}
-		epoch := p.ec.prepare()
-		target.watched.Store(1)
-		if target.outcome().Done() {
-			p.ec.cancel()
-			break
-		}
-		if j, ok := p.find(w); ok {
-			p.ec.cancel()
+		if j, ok := p.park(w, func() bool { target.watched.Store(1); return target.outcome().Done() }); ok {
 			p.run(w, j)
-			continue
 		}
-		p.publish(w)
-		w.parks.Add(1)
-		p.ec.commit(w.sema, epoch)
 	}
 	return nil
 }
@@ -464,18 +445,30 @@ func (p *Pool) drain(w *participant) {
 			runtime.Gosched()
 			continue
 		}
-		epoch := p.ec.prepare()
-		if p.idle() {
-			p.ec.cancel()
-			return
-		}
-		if j, ok := p.find(w); ok {
-			p.ec.cancel()
+		if j, ok := p.park(w, p.idle); ok {
 			p.run(w, j)
-			continue
 		}
-		p.ec.commit(w.sema, epoch)
 	}
+}
+
+// park puts w to sleep until a notify, unless, after it announced the sleep,
+// done reports true or a job turns up: it returns that job, if any. done
+// runs after the announcement, so a change it checks for that comes with a
+// notify is never missed. Executed only by w's goroutine.
+func (p *Pool) park(w *participant, done func() bool) (uint32, bool) {
+	epoch := p.ec.prepare()
+	if done() {
+		p.ec.cancel()
+		return 0, false
+	}
+	if j, ok := p.find(w); ok {
+		p.ec.cancel()
+		return j, true
+	}
+	p.publish(w)
+	w.parks.Add(1)
+	p.ec.commit(w.sema, epoch)
+	return 0, false
 }
 
 // checkWait refuses a wait by w on target that could never end: on a job
@@ -544,7 +537,7 @@ func (p *Pool) schedule(w *participant, j Job, deps []Handle) (Handle, error) {
 		r.holds.v = 0
 		p.ready(w, idx, r)
 	} else {
-		p.depend(idx, r, e0, deps)
+		p.depend(w, idx, r, e0, deps)
 		p.releaseHold(w, idx)
 	}
 	return p.handle(idx), nil
@@ -585,11 +578,14 @@ func (p *Pool) alloc(j *Job, k int) (uint32, *record, uint32, error) {
 // depend adds a hold and a successor edge (from e0 on) on each dependency
 // still running, and takes over the cause of any that already ended
 // without success.
-func (p *Pool) depend(idx uint32, r *record, e0 uint32, deps []Handle) {
+func (p *Pool) depend(w *participant, idx uint32, r *record, e0 uint32, deps []Handle) {
 	for i, d := range deps {
 		dr := p.jobs.at(d.idx)
 		if !p.addEdge(dr, e0+uint32(i), idx, r) {
 			r.blockBy(dr, d.idx)
+			if w != nil && p.tracing.Load() { // the edge is in the graph even though it held nothing back
+				w.record(Event{Kind: KindEdge, Worker: w.id, Job: p.handle(idx), From: d, Start: p.now()})
+			}
 		}
 	}
 }
@@ -649,7 +645,7 @@ func (p *Pool) parallelFor(w *participant, j Job, n, batch int, deps []Handle) (
 		return Handle{}, err
 	}
 	rr.parent, rr.chunkEnd = ji+1, int32(chunks)
-	p.depend(ri, rr, e0, deps)
+	p.depend(w, ri, rr, e0, deps)
 	p.releaseHold(w, ri)
 	p.releaseHold(w, ji)
 	return p.handle(ji), nil

@@ -18,7 +18,7 @@ type EventKind uint8
 // The kinds of trace events.
 const (
 	KindJob  EventKind = iota // a job ran on Worker from Start to End
-	KindEdge                  // From finished and released Job, at Start
+	KindEdge                  // Job depends on From: From released Job at Start (or Job was scheduled then, From being done); edges of jobs scheduled by a guest goroutine are not recorded
 )
 
 // Event is one trace record. Times are nanoseconds since the pool started.
