@@ -67,8 +67,15 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Unwrap returns the cause of a blocked job.
-func (e *Error) Unwrap() error { return e.Cause }
+// Unwrap returns the cause of a blocked job, or the panic value of a
+// failed one if it is an error, so errors.As reaches either.
+func (e *Error) Unwrap() error {
+	if e.Cause != nil {
+		return e.Cause
+	}
+	err, _ := e.Panic.(error)
+	return err
+}
 
 // Is reports whether target is an *Error with the same code.
 func (e *Error) Is(target error) bool {

@@ -28,6 +28,7 @@ type participant struct {
 	ctx   Ctx
 	ring  *ring
 	seen  map[uint32]struct{} // cycle check scratch
+	walk  []uint32            // cycle check scratch
 	_     [64]byte            // keep the next participant's hot fields off this line
 }
 
@@ -499,22 +500,30 @@ func (p *Pool) checkWait(w *participant, idx uint32, target *record) error {
 	return nil
 }
 
-// reaches reports whether to is a transitive successor of from.
+// reaches reports whether to is a transitive successor of from: an
+// iterative walk over successor edges and ParallelFor joins, w.seen
+// marking what it visited (cleared by the caller).
 func (p *Pool) reaches(w *participant, from, to uint32) bool {
-	if _, ok := w.seen[from]; ok {
-		return false
-	}
-	w.seen[from] = struct{}{}
-	r := p.jobs.at(from)
-	if r.parent != 0 && (r.parent-1 == to || p.reaches(w, r.parent-1, to)) {
-		return true
-	}
-	for e := uint32(r.link.Load() >> 32); e != 0 && e != succClosed; {
-		ed := p.edges.at(e - 1)
-		if ed.to == to || p.reaches(w, ed.to, to) {
+	w.walk = append(w.walk[:0], from)
+	for len(w.walk) > 0 {
+		u := w.walk[len(w.walk)-1]
+		w.walk = w.walk[:len(w.walk)-1]
+		if _, ok := w.seen[u]; ok {
+			continue
+		}
+		w.seen[u] = struct{}{}
+		r := p.jobs.at(u)
+		if r.parent != 0 {
+			w.walk = append(w.walk, r.parent-1)
+		}
+		for e := uint32(r.link.Load() >> 32); e != 0 && e != succClosed; {
+			ed := p.edges.at(e - 1)
+			w.walk = append(w.walk, ed.to)
+			e = ed.next
+		}
+		if u != from && u == to {
 			return true
 		}
-		e = ed.next
 	}
 	return false
 }

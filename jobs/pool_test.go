@@ -579,3 +579,24 @@ func TestErrorsAreDistinct(t *testing.T) {
 		}
 	}
 }
+
+type customErr struct{ msg string }
+
+func (e *customErr) Error() string { return e.msg }
+
+func TestPanicWithErrorUnwraps(t *testing.T) {
+	p, err := New(Options{Workers: 0})
+	require.NoError(t, err)
+	defer p.Close()
+	bad := mustSchedule(t, p, Job{Run: func(*Ctx) { panic(&customErr{"typed"}) }})
+	after := mustSchedule(t, p, Job{}, bad)
+	err = p.Wait(after)
+	var ce *customErr
+	require.ErrorAs(t, err, &ce, "through Blocked's cause and Failed's panic")
+	assert.Equal(t, "typed", ce.msg)
+}
+
+func TestLabelString(t *testing.T) {
+	assert.Equal(t, `"cull"[3]`, Label{Name: "cull", Chunk: 3}.String())
+	assert.Equal(t, `"cull"`, Label{Name: "cull", Chunk: -1}.String())
+}

@@ -12,7 +12,13 @@ type Label struct {
 	Chunk int
 }
 
-func (l Label) String() string { return fmt.Sprintf("%q[%d]", l.Name, l.Chunk) }
+// String is "name"[chunk], or "name" for a negative chunk (a ParallelFor's join).
+func (l Label) String() string {
+	if l.Chunk < 0 {
+		return fmt.Sprintf("%q", l.Name)
+	}
+	return fmt.Sprintf("%q[%d]", l.Name, l.Chunk)
+}
 
 // Func is a job's body. c is valid only during the call, on its goroutine.
 type Func func(c *Ctx)

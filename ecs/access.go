@@ -1,0 +1,155 @@
+package ecs
+
+import (
+	"errors"
+	"unsafe"
+
+	ark "github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/safety"
+)
+
+// Decl is one system's declaration of what it reads and writes. Systems
+// get it from World.System at build time; tokens and queries are made from
+// it. Executed only by the owner.
+type Decl struct {
+	w      *World
+	name   string
+	order  int
+	decls  []safety.Decl
+	access safety.Access
+	err    []error
+	nq     int         // queries built on it
+	bufs   []*Commands // system-level buffers, by job
+}
+
+// System makes the declaration of a system named name. Its order in
+// command playback is its creation order until SetOrder changes it.
+func (w *World) System(name string) *Decl {
+	d := &Decl{w: w, name: name, order: len(w.decls)}
+	if w.inFrame {
+		d.fail(w.lockedErr("World.System"))
+	}
+	w.decls = append(w.decls, d)
+	return d
+}
+
+// Name is the system's name.
+func (d *Decl) Name() string { return d.name }
+
+// SetOrder sets the system's rank in command playback: buffers of lower
+// ranks are played first. The engine sets it to the built system order.
+func (d *Decl) SetOrder(order int) { d.order = order }
+
+// Access is the union of the declarations, for safety.Tracker.
+func (d *Decl) Access() *safety.Access { return &d.access }
+
+// Decls are the declarations in order, for safety.Check.
+func (d *Decl) Decls() []safety.Decl { return d.decls }
+
+// Err returns the problems found while declaring (tokens from another
+// system, declarations during a frame), joined; nil if there were none.
+func (d *Decl) Err() error { return errors.Join(d.err...) }
+
+func (d *Decl) fail(err error) { d.err = append(d.err, err) }
+
+func (d *Decl) declare(k safety.Key, m safety.Mode) {
+	if d.w.inFrame {
+		d.fail(d.w.lockedErr("declaring access of system " + d.name))
+	}
+	d.decls = append(d.decls, safety.Decl{Key: k, Mode: m})
+	d.access.Add(k, m)
+}
+
+// Commands is the system's command buffer for its job number job (not a
+// chunk job: those use Chunk.Commands). Its playback rank is (system
+// order, before the system's queries, job). Executed only by the owner,
+// while building the frame; the job then uses the buffer alone.
+func (d *Decl) Commands(job int) *Commands {
+	for len(d.bufs) <= job {
+		d.bufs = append(d.bufs, d.w.newCommands(d, -1, len(d.bufs)))
+	}
+	return d.bufs[job]
+}
+
+// token is what a column token knows: whose declaration it is, of which
+// component, how.
+type token struct {
+	d    *Decl
+	id   ark.ID
+	mode safety.Mode
+	size uintptr
+}
+
+// Col is a column token of component T, a Reader or a Writer: it declares
+// the access and selects the query's columns.
+type Col[T any] interface {
+	Column(c *Chunk) []T
+	token() token
+}
+
+// Reader is the token of a declared read of component T.
+type Reader[T any] struct{ t token }
+
+// Writer is the token of a declared write of component T.
+type Writer[T any] struct{ t token }
+
+func newToken[T any](d *Decl, m safety.Mode) token {
+	c := component[T](d.w)
+	d.declare(c.key, m)
+	var zero T
+	return token{d: d, id: c.id, mode: m, size: unsafe.Sizeof(zero)}
+}
+
+// Read declares that d's system reads component T.
+func Read[T any](d *Decl) Reader[T] { return Reader[T]{newToken[T](d, safety.Read)} }
+
+// Write declares that d's system reads and writes component T.
+func Write[T any](d *Decl) Writer[T] { return Writer[T]{newToken[T](d, safety.Write)} }
+
+func (r Reader[T]) token() token { return r.t }
+func (w Writer[T]) token() token { return w.t }
+
+// Column is the chunk's rows of T, to read only: in checked mode a write
+// is caught after the job by a checksum. Executed only by the job that
+// owns c.
+func (r Reader[T]) Column(c *Chunk) []T {
+	return unsafe.Slice((*T)(c.column(&r.t)), c.end-c.start)
+}
+
+// Column is the chunk's rows of T. Its capacity ends at the chunk's end,
+// so appending cannot reach other rows. Executed only by the job that owns c.
+func (w Writer[T]) Column(c *Chunk) []T {
+	return unsafe.Slice((*T)(c.column(&w.t)), c.end-c.start)
+}
+
+// ResReader is the token of a declared read of resource T.
+type ResReader[T any] struct{ r ark.Resource[T] }
+
+// ResWriter is the token of a declared write of resource T.
+type ResWriter[T any] struct{ r ark.Resource[T] }
+
+// ReadRes declares that d's system reads resource T.
+func ReadRes[T any](d *Decl) ResReader[T] {
+	d.declare(resourceKey[T](d.w), safety.Read)
+	return ResReader[T]{ark.NewResource[T](d.w.ark)}
+}
+
+// WriteRes declares that d's system reads and writes resource T.
+func WriteRes[T any](d *Decl) ResWriter[T] {
+	d.declare(resourceKey[T](d.w), safety.Write)
+	return ResWriter[T]{ark.NewResource[T](d.w.ark)}
+}
+
+// Get is a copy of the resource (the zero value if it is absent). Any job
+// of the system may call it.
+func (r ResReader[T]) Get() T {
+	if p := r.r.Get(); p != nil {
+		return *p
+	}
+	var zero T
+	return zero
+}
+
+// Get is the resource, nil if it is absent. Any job of the system may call
+// it; the declaration orders it after readers and writers of other systems.
+func (r ResWriter[T]) Get() *T { return r.r.Get() }

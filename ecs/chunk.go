@@ -1,0 +1,95 @@
+package ecs
+
+import (
+	"hash/maphash"
+	"unsafe"
+
+	ark "github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/safety"
+)
+
+// Chunk is rows [start, end) of one table matched by a query, for one
+// job. It is valid from Prepare until EndFrame, while the world is locked
+// and Ark cannot move or reorder the table's columns; only the job that
+// runs it may use it.
+type Chunk struct {
+	q            *queryBase
+	index, table int
+	start, end   int
+}
+
+// Index is the chunk's position among its query's chunks this frame.
+func (c *Chunk) Index() int { return c.index }
+
+// Len is the chunk's number of rows.
+func (c *Chunk) Len() int { return c.end - c.start }
+
+// System is the name of the system whose query made the chunk.
+func (c *Chunk) System() string { return c.q.d.name }
+
+// Entities are the chunk's entities, row for row with its columns. Do not
+// change them.
+func (c *Chunk) Entities() []ark.Entity {
+	return c.q.tables[c.table].ents[c.start:c.end:c.end]
+}
+
+// Commands is the chunk's own command buffer, played back after the frame
+// in chunk order.
+func (c *Chunk) Commands() *Commands { return c.q.bufs[c.index] }
+
+// column finds the query's column of t's component and returns the
+// address of the chunk's first row in it. In checked mode it refuses a
+// token of another system, a write through a read declaration and a
+// component that is not a column; the error goes to EndFrame and the job
+// panics with it.
+func (c *Chunk) column(t *token) unsafe.Pointer {
+	q := c.q
+	for i := range q.cols {
+		col := &q.cols[i]
+		if col.id != t.id {
+			continue
+		}
+		if checksCompiled && q.w.checks {
+			if t.mode == safety.Write && col.mode == safety.Read {
+				c.misuse(t, CodeReadOnly)
+			}
+			if t.d != q.d {
+				c.misuse(t, CodeUndeclared)
+			}
+		}
+		return unsafe.Add(q.tables[c.table].cols[i], uintptr(c.start)*col.size)
+	}
+	if t.d != q.d {
+		c.misuse(t, CodeUndeclared)
+	}
+	c.misuse(t, CodeNotInQuery)
+	return nil
+}
+
+func (c *Chunk) misuse(t *token, code Code) {
+	q := c.q
+	sys, comp := q.d.name, q.w.names[t.id.Index()]
+	var err *Error
+	switch code {
+	case CodeUndeclared:
+		err = errorf(code, sys, comp, "a job of system %q asked for a view of %s with a token of system %q; declare it in %q with ecs.Read[%s] or ecs.Write[%s] and use that token", sys, comp, t.d.name, sys, comp, comp)
+	case CodeReadOnly:
+		err = errorf(code, sys, comp, "a job of system %q asked for a write view of %s, which its query declares read-only; declare it with ecs.Write[%s] instead of ecs.Read[%s]", sys, comp, comp, comp)
+	default:
+		err = errorf(code, sys, comp, "a job of system %q asked for a view of %s, which is not a column of its query; pass the token of %s to the query's constructor", sys, comp, comp)
+	}
+	q.w.fail(err)
+	panic(err)
+}
+
+// sum is a checksum of the chunk's rows of column i.
+func (c *Chunk) sum(i int) uint64 {
+	q := c.q
+	size := q.cols[i].size
+	base := unsafe.Add(q.tables[c.table].cols[i], uintptr(c.start)*size)
+	n := uintptr(c.end-c.start) * size
+	if n == 0 {
+		return 0
+	}
+	return maphash.Bytes(q.w.seed, unsafe.Slice((*byte)(base), n))
+}

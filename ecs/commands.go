@@ -1,0 +1,192 @@
+package ecs
+
+import (
+	"cmp"
+	"unsafe"
+
+	ark "github.com/mlange-42/ark/ecs"
+)
+
+// Commands is a buffer of deferred structural changes: spawn, despawn,
+// add, remove, set. One job records into it alone; the owner plays it
+// back. Entities returned by Spawn stand for the new entity in later
+// commands of the same buffer, in the same frame, only.
+type Commands struct {
+	w           *World
+	d           *Decl // nil for the owner's buffers
+	seq, index  int   // playback rank after the system's order: query (-1 for system buffers), chunk or job
+	id, uses    uint32
+	tag         uint32
+	cmds        []command
+	stores      []store    // values, by Ark component ID index
+	spawnValues []resetter // Spawner values, by spawner index
+	spawns      uint32
+}
+
+type opKind uint8
+
+const (
+	opSpawn opKind = iota
+	opDespawn
+	opAdd
+	opSet
+	opRemove
+	opSpawnBatch // a Spawner's spawn: aux is the spawner, val the index of its values
+)
+
+var opNames = [...]string{"spawn", "despawn", "add", "set", "remove", "spawn"}
+
+type command struct {
+	op  opKind
+	id  ark.ID
+	aux uint16
+	val int32 // index into the component's store
+	e   ark.Entity
+}
+
+type resetter interface{ reset() }
+
+// batchSpawner is a SpawnerN, seen by playback.
+type batchSpawner interface {
+	play(b *Commands, first, n int)
+}
+
+// store holds one buffer's values of one component type. Typed slices,
+// not bytes, so that the garbage collector sees pointers inside values.
+type store interface {
+	apply(u ark.Unsafe, e ark.Entity, id ark.ID, i int32)
+	reset()
+}
+
+type values[T any] struct{ v []T }
+
+func (s *values[T]) apply(u ark.Unsafe, e ark.Entity, id ark.ID, i int32) {
+	*(*T)(u.GetUnchecked(e, id)) = s.v[i]
+}
+
+func (s *values[T]) reset() {
+	clear(s.v) // drop references held by old values
+	s.v = s.v[:0]
+}
+
+func (w *World) newCommands(d *Decl, seq, index int) *Commands {
+	w.bufs++
+	b := &Commands{w: w, d: d, seq: seq, index: index, id: uint32(w.bufs)}
+	b.retag()
+	return b
+}
+
+// retag gives b's placeholders a new tag for each use: a mix of the
+// buffer and the use, so that placeholders kept from another buffer or an
+// earlier frame are refused, except for one chance in 2^tagBits.
+func (b *Commands) retag() {
+	b.uses++
+	b.tag = (b.id*0x9E3779B1 ^ b.uses*0x85EBCA77) >> (32 - tagBits) & tagMask
+}
+
+// compare orders buffers for playback: (system order, query, chunk).
+func (b *Commands) compare(o *Commands) int {
+	if c := cmp.Compare(b.d.order, o.d.order); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.seq, o.seq); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.index, o.index)
+}
+
+// Len is the number of recorded commands.
+func (b *Commands) Len() int { return len(b.cmds) }
+
+// Placeholders for spawned entities are entities with Ark's reserved
+// wildcard ID 1, which Ark never gives out, and a generation packing the
+// buffer's tag and the spawn's number.
+const (
+	placeholderID = 1
+	tagBits       = 14
+	tagMask       = 1<<tagBits - 1
+	spawnBits     = 32 - tagBits
+	maxSpawns     = 1 << spawnBits
+)
+
+func placeholder(tag, n uint32) ark.Entity {
+	var e ark.Entity
+	p := (*[2]uint32)(unsafe.Pointer(&e)) // Ark's Entity is {id, gen uint32}; TestPlaceholderLayout checks it
+	p[0], p[1] = placeholderID, tag<<spawnBits|n
+	return e
+}
+
+// Spawn records the creation of an entity and returns a placeholder for
+// it, which later commands of this buffer may use. Adds that directly
+// follow the spawn are applied with the creation, in one table move.
+func (b *Commands) Spawn() ark.Entity {
+	n := b.spawns
+	b.spawns++
+	e := placeholder(b.tag, n%maxSpawns)
+	b.cmds = append(b.cmds, command{op: opSpawn, e: e})
+	return e
+}
+
+// spawnOp records a Spawner's spawn whose values are at index i.
+func (b *Commands) spawnOp(spawner uint16, i int) ark.Entity {
+	n := b.spawns
+	b.spawns++
+	e := placeholder(b.tag, n%maxSpawns)
+	b.cmds = append(b.cmds, command{op: opSpawnBatch, aux: spawner, val: int32(i), e: e})
+	return e
+}
+
+// Despawn records the removal of e.
+func (b *Commands) Despawn(e ark.Entity) {
+	b.cmds = append(b.cmds, command{op: opDespawn, e: e})
+}
+
+func storeOf[T any](b *Commands, id ark.ID) *values[T] {
+	i := int(id.Index())
+	if i >= len(b.stores) {
+		b.stores = append(b.stores, make([]store, i+1-len(b.stores))...)
+	}
+	s, _ := b.stores[i].(*values[T])
+	if s == nil {
+		s = &values[T]{}
+		b.stores[i] = s
+	}
+	return s
+}
+
+func record[T any](b *Commands, op opKind, id ark.ID, e ark.Entity, v *T) {
+	c := command{op: op, id: id, e: e}
+	if v != nil {
+		s := storeOf[T](b, id)
+		c.val = int32(len(s.v))
+		s.v = append(s.v, *v)
+	}
+	b.cmds = append(b.cmds, c)
+}
+
+// Add records adding v as e's T; if e already has a T, v replaces it.
+// Executed only by the job (or owner) that owns b, as for every recording.
+func (c Component[T]) Add(b *Commands, e ark.Entity, v T) { record(b, opAdd, c.id, e, &v) }
+
+// Set records setting e's T to v; e must have a T by then.
+func (c Component[T]) Set(b *Commands, e ark.Entity, v T) { record(b, opSet, c.id, e, &v) }
+
+// Remove records removing e's T; e must have a T by then.
+func (c Component[T]) Remove(b *Commands, e ark.Entity) { record[T](b, opRemove, c.id, e, nil) }
+
+// reset empties b for the next frame, keeping its memory.
+func (b *Commands) reset() {
+	b.cmds = b.cmds[:0]
+	b.spawns = 0
+	b.retag()
+	for _, s := range b.stores {
+		if s != nil {
+			s.reset()
+		}
+	}
+	for _, s := range b.spawnValues {
+		if s != nil {
+			s.reset()
+		}
+	}
+}

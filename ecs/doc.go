@@ -1,0 +1,26 @@
+// Package ecs wraps an Ark world so that systems declare their component access, run chunk jobs over archetype tables, and defer structural changes to a deterministic playback.
+//
+// At build time, on the owner goroutine, each system gets a [Decl] from
+// [World.System], declares its access once through tokens ([Read],
+// [Write], [ReadRes], [WriteRes]) and builds its queries ([NewQuery2] and
+// the other arities) from them. Each frame the owner calls
+// [World.BeginFrame], which locks the world against structural change,
+// asks each query to [Query2.Prepare] its chunks (table, start, end) of at
+// most a batch size, and schedules [Query2.Job] over the chunk indices
+// (jobs.ParallelFor with batch 1, or one job per chunk with Label.Chunk
+// set). A job sees only its chunk: its entities, the column slices of the
+// declared components through the tokens, and its own [Commands] buffer.
+// After every job has finished, [World.EndFrame] unlocks the world and
+// plays the buffers back ordered by (system order, query, chunk, sequence),
+// so the result never depends on timing.
+//
+// Jobs never touch Ark: the owner takes every table's column slices while
+// preparing chunks, and the guard query keeps them valid until EndFrame.
+// So filters are queried only on the owner (Ark's first query of a filter
+// is not concurrency-safe), World.IsLocked is never read while jobs run
+// (it is unsynchronised), and at most two Ark queries are open at once,
+// far below Ark's limit of 64.
+//
+// Storage is github.com/mlange-42/ark, the successor of arche by the same
+// author, for its concurrency-safe queries and table-wise column access.
+package ecs

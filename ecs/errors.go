@@ -1,0 +1,50 @@
+package ecs
+
+import "fmt"
+
+// Code is the stable identifier of a kind of ecs error. docs/errors.md
+// explains each one with an example and the fix.
+type Code string
+
+// The ecs error codes.
+const (
+	CodeUndeclared   Code = "WEFT-E001" // a column view of a component the system did not declare
+	CodeReadOnly     Code = "WEFT-E002" // a write view of a component the system declared read-only
+	CodeNotInQuery   Code = "WEFT-E003" // a column view of a component that is not a column of the chunk's query
+	CodeReadModified Code = "WEFT-E004" // a job changed a column it declared read-only (checked mode)
+	CodeLocked       Code = "WEFT-E005" // a structural or build-time call while a frame is in progress
+	CodeBadCommand   Code = "WEFT-E006" // commands on dead entities or missing components were skipped
+	CodeBadArgument  Code = "WEFT-E007" // a call out of its order (Prepare outside a frame, ...) or an invalid argument
+)
+
+// Error is the one error type of package ecs. errors.As(err, &e) gives the
+// code; errors.Is(err, ErrX) compares codes.
+type Error struct {
+	Code      Code
+	System    string // the system the error is about, if any
+	Component string // the component type, if any
+	Msg       string // what happened and what to change
+}
+
+// Sentinels for errors.Is.
+var (
+	ErrUndeclared   = &Error{Code: CodeUndeclared}
+	ErrReadOnly     = &Error{Code: CodeReadOnly}
+	ErrNotInQuery   = &Error{Code: CodeNotInQuery}
+	ErrReadModified = &Error{Code: CodeReadModified}
+	ErrLocked       = &Error{Code: CodeLocked}
+	ErrBadCommand   = &Error{Code: CodeBadCommand}
+	ErrBadArgument  = &Error{Code: CodeBadArgument}
+)
+
+func (e *Error) Error() string { return "ecs: " + string(e.Code) + ": " + e.Msg }
+
+// Is reports whether target is an *Error with the same code.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+func errorf(code Code, system, component, format string, args ...any) *Error {
+	return &Error{Code: code, System: system, Component: component, Msg: fmt.Sprintf(format, args...)}
+}

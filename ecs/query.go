@@ -1,0 +1,125 @@
+package ecs
+
+import (
+	"unsafe"
+
+	ark "github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/jobs"
+	"github.com/weft-engine/weft/safety"
+)
+
+// maxCols is the highest query arity.
+const maxCols = 4
+
+// Filter narrows a query to entities with or without a component, which
+// gets no column and needs no declaration.
+type Filter struct {
+	comp ark.Comp
+	with bool
+}
+
+// With keeps the entities that have T.
+func With[T any]() Filter { return Filter{comp: ark.C[T](), with: true} }
+
+// Without keeps the entities that do not have T.
+func Without[T any]() Filter { return Filter{comp: ark.C[T]()} }
+
+// queryBase is the arity-independent part of a query: its columns, its
+// chunks of the current frame and their command buffers.
+type queryBase struct {
+	w     *World
+	d     *Decl
+	seq   int // its rank among d's queries, in command playback
+	cols  []token
+	fill  func() // the generated part: walks the Ark query, calls addTable
+	frame uint64
+
+	tables []tableView
+	chunks []Chunk
+	bufs   []*Commands // by chunk index
+	batch  int
+}
+
+type tableView struct {
+	ents []ark.Entity
+	cols [maxCols]unsafe.Pointer
+}
+
+// init checks the column tokens, which must be d's own: a query can only
+// give views that its system declared.
+func (q *queryBase) init(d *Decl, cols ...token) {
+	q.w, q.d, q.seq = d.w, d, d.nq
+	d.nq++
+	if d.w.inFrame {
+		d.fail(d.w.lockedErr("building a query of system " + d.name))
+	}
+	for _, c := range cols {
+		if c.d != d {
+			d.fail(errorf(CodeUndeclared, d.name, q.w.names[c.id.Index()],
+				"a query of system %q was given a token of system %q for %s; declare it in %q with ecs.Read or ecs.Write and pass that token", d.name, c.d.name, q.w.names[c.id.Index()], d.name))
+		}
+	}
+	q.cols = cols
+}
+
+// prepare enumerates the query's tables into chunks of at most batch rows:
+// in table order, then row order, so chunk indices depend only on the
+// world's contents. Executed only by the owner, inside a frame.
+func (q *queryBase) prepare(batch int) (int, error) {
+	if !q.w.inFrame {
+		return 0, errorf(CodeBadArgument, q.d.name, "", "Prepare of a query of system %q outside a frame; call World.BeginFrame first", q.d.name)
+	}
+	if batch < 1 {
+		return 0, errorf(CodeBadArgument, q.d.name, "", "Prepare(batch=%d) of system %q: the batch size must be at least 1", batch, q.d.name)
+	}
+	if q.frame == q.w.frame {
+		return 0, errorf(CodeBadArgument, q.d.name, "", "a query of system %q was prepared twice in one frame; prepare it once and reuse its chunks", q.d.name)
+	}
+	q.frame = q.w.frame
+	q.w.queries = append(q.w.queries, q)
+	q.tables, q.chunks, q.batch = q.tables[:0], q.chunks[:0], batch
+	q.fill()
+	for len(q.bufs) < len(q.chunks) {
+		q.bufs = append(q.bufs, q.w.newCommands(q.d, q.seq, len(q.bufs)))
+	}
+	return len(q.chunks), nil
+}
+
+// addTable is called by fill for each non-empty table.
+func (q *queryBase) addTable(ents []ark.Entity, cols [maxCols]unsafe.Pointer) {
+	t := len(q.tables)
+	q.tables = append(q.tables, tableView{ents: ents, cols: cols})
+	for lo := 0; lo < len(ents); lo += q.batch {
+		q.chunks = append(q.chunks, Chunk{q: q, index: len(q.chunks), table: t, start: lo, end: min(lo+q.batch, len(ents))})
+	}
+}
+
+// job is the body of a chunk job: chunk ctx.Label().Chunk, run by fn, and
+// in checked mode its read-only columns verified unchanged afterwards.
+// Executed by whichever worker runs the job; it touches only its chunk.
+// It reads the chunk list that Prepare wrote on the owner: scheduling the
+// job after Prepare publishes it (the pool's queues are synchronised).
+func (q *queryBase) job(fn func(c *Chunk)) jobs.Func {
+	return func(ctx *jobs.Ctx) {
+		c := &q.chunks[ctx.Label().Chunk]
+		if !checksCompiled || !q.w.checks {
+			fn(c)
+			return
+		}
+		var sums [maxCols]uint64
+		for i := range q.cols {
+			if q.cols[i].mode == safety.Read {
+				sums[i] = c.sum(i)
+			}
+		}
+		fn(c)
+		for i := range q.cols {
+			if q.cols[i].mode == safety.Read && sums[i] != c.sum(i) {
+				name := q.w.names[q.cols[i].id.Index()]
+				q.w.fail(errorf(CodeReadModified, q.d.name, name,
+					"system %q changed %s in chunk %d (rows %d..%d of table %d), which it declared read-only; declare it with ecs.Write[%s] or stop writing to it",
+					q.d.name, name, c.index, c.start, c.end, c.table, name))
+			}
+		}
+	}
+}

@@ -1,0 +1,205 @@
+package ecs
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/weft-engine/weft/jobs"
+	"github.com/weft-engine/weft/safety"
+)
+
+// Chunk jobs on 0..8 workers write disjoint ranges of one column and give
+// the same world as the serial executor.
+func TestChunkJobsMatchSerialOracle(t *testing.T) {
+	const n, frames, batch = 3000, 4, 97
+	var oracle string
+	for workers := range 9 {
+		s := newScene(t, n, Options{})
+		pool := newPool(t, workers)
+		tr := safety.NewTracker(pool, s.w.Registry(), safety.Options{})
+		for range frames {
+			s.frame(t, pool, tr, batch)
+		}
+		got := dump(s.w)
+		if workers == 0 {
+			oracle = got
+			continue
+		}
+		require.Equal(t, oracle, got, "workers=%d", workers)
+	}
+}
+
+func TestChunks(t *testing.T) {
+	s := newScene(t, 1000, Options{})
+	require.NoError(t, s.w.BeginFrame())
+	n, err := s.qi.Prepare(64)
+	require.NoError(t, err)
+	rows := 0
+	seen := map[uint32]bool{}
+	for i := range n {
+		c := &s.qi.chunks[i]
+		assert.Equal(t, i, c.Index())
+		assert.LessOrEqual(t, c.Len(), 64)
+		assert.Positive(t, c.Len())
+		p := s.ipos.Column(c)
+		assert.Len(t, p, c.Len())
+		assert.Equal(t, len(p), cap(p), "a column view ends at its chunk")
+		ents := c.Entities()
+		assert.Len(t, ents, c.Len())
+		assert.Equal(t, len(ents), cap(ents))
+		for _, e := range ents {
+			assert.False(t, seen[e.ID()], "an entity is in one chunk only")
+			seen[e.ID()] = true
+		}
+		rows += c.Len()
+		assert.Equal(t, "integrate", c.System())
+	}
+	assert.Equal(t, 1000, rows)
+	_, err = s.qi.Prepare(64)
+	assert.ErrorIs(t, err, ErrBadArgument, "twice in one frame")
+	_, err = s.w.EndFrame()
+	require.NoError(t, err)
+
+	_, err = s.qi.Prepare(64)
+	assert.ErrorIs(t, err, ErrBadArgument, "outside a frame")
+	require.NoError(t, s.w.BeginFrame())
+	_, err = s.qi.Prepare(0)
+	assert.ErrorIs(t, err, ErrBadArgument)
+	_, err = s.w.EndFrame()
+	require.NoError(t, err)
+}
+
+func TestFilters(t *testing.T) {
+	s := newScene(t, 30, Options{})
+	d := s.w.System("tagged")
+	p := Read[pos](d)
+	with := NewQuery1(d, p, With[tag]())
+	without := NewQuery1(d, p, Without[tag](), Without[health]())
+	require.NoError(t, s.w.BeginFrame())
+	count := func(q *Query1[pos], n int) int {
+		rows := 0
+		for i := range n {
+			rows += q.chunks[i].Len()
+		}
+		return rows
+	}
+	n1, err := with.Prepare(8)
+	require.NoError(t, err)
+	n2, err := without.Prepare(8)
+	require.NoError(t, err)
+	assert.Equal(t, 10, count(with, n1))
+	assert.Equal(t, 10, count(without, n2))
+	_, err = s.w.EndFrame()
+	require.NoError(t, err)
+}
+
+// runOne runs body over every chunk of q on a serial pool and returns the
+// pool's error and EndFrame's.
+func runOne(t *testing.T, w *World, prepare func() (int, error), body jobs.Func) (error, error) {
+	pool := newPool(t, 0)
+	require.NoError(t, w.BeginFrame())
+	n, err := prepare()
+	require.NoError(t, err)
+	h, err := pool.ParallelFor(jobs.Job{Label: jobs.Label{Name: "x"}, Run: body}, n, 1)
+	require.NoError(t, err)
+	waitErr := pool.Wait(h)
+	_, endErr := w.EndFrame()
+	return waitErr, endErr
+}
+
+func TestColumnErrors(t *testing.T) {
+	if !checksCompiled {
+		t.Skip("checks are compiled out (weft_nochecks)")
+	}
+	cases := []struct {
+		name string
+		code Code
+		comp string
+		want string
+		body func(s *scene, other *Decl) func(c *Chunk)
+	}{
+		{"token of another system", CodeUndeclared, "pos",
+			`ecs: WEFT-E001: a job of system "damage" asked for a view of pos with a token of system "other"; declare it in "damage" with ecs.Read[pos] or ecs.Write[pos] and use that token`,
+			func(s *scene, other *Decl) func(c *Chunk) {
+				r := Read[pos](other)
+				return func(c *Chunk) { r.Column(c) }
+			}},
+		{"write through a read declaration", CodeReadOnly, "pos",
+			`ecs: WEFT-E002: a job of system "damage" asked for a write view of pos, which its query declares read-only; declare it with ecs.Write[pos] instead of ecs.Read[pos]`,
+			func(s *scene, other *Decl) func(c *Chunk) {
+				return func(c *Chunk) { s.ipos.Column(c) }
+			}},
+		{"not a column of the query", CodeNotInQuery, "vel",
+			`ecs: WEFT-E003: a job of system "damage" asked for a view of vel, which is not a column of its query; pass the token of vel to the query's constructor`,
+			func(s *scene, other *Decl) func(c *Chunk) {
+				v := Read[vel](s.damage)
+				return func(c *Chunk) { v.Column(c) }
+			}},
+		{"a write through a read view", CodeReadModified, "pos",
+			`ecs: WEFT-E004: system "damage" changed pos in chunk 0 (rows 0..2 of table 0), which it declared read-only; declare it with ecs.Write[pos] or stop writing to it`,
+			func(s *scene, other *Decl) func(c *Chunk) {
+				return func(c *Chunk) {
+					if c.Index() == 0 {
+						s.dpos.Column(c)[1].X = -1
+					}
+				}
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := newScene(t, 9, Options{})
+			other := s.w.System("other")
+			body := c.body(s, other)
+			waitErr, endErr := runOne(t, s.w, func() (int, error) { return s.qd.Prepare(2) }, s.qd.Job(body))
+			require.Error(t, endErr)
+			assert.Equal(t, c.want, endErr.Error())
+			var e *Error
+			require.ErrorAs(t, endErr, &e)
+			assert.Equal(t, c.code, e.Code)
+			assert.Equal(t, "damage", e.System)
+			assert.Equal(t, c.comp, e.Component)
+			if c.code != CodeReadModified {
+				require.ErrorIs(t, waitErr, jobs.ErrFailed, "the job fails")
+				assert.Equal(t, e, panicOf(waitErr), "with the same error")
+			}
+		})
+	}
+}
+
+func TestNoChecksSkipsChecksum(t *testing.T) {
+	s := newScene(t, 9, Options{NoChecks: true})
+	write := s.qd.Job(func(c *Chunk) { s.dpos.Column(c)[0].X-- })
+	_, endErr := runOne(t, s.w, func() (int, error) { return s.qd.Prepare(2) }, write)
+	assert.NoError(t, endErr)
+	require.NoError(t, s.w.SetChecks(true))
+	_, endErr = runOne(t, s.w, func() (int, error) { return s.qd.Prepare(2) }, write)
+	if checksCompiled {
+		assert.ErrorIs(t, endErr, ErrReadModified, "and on again")
+	}
+	require.NoError(t, s.w.BeginFrame())
+	assert.ErrorIs(t, s.w.SetChecks(false), ErrLocked)
+	_, err := s.w.EndFrame()
+	require.NoError(t, err)
+}
+
+func TestQueryWithForeignToken(t *testing.T) {
+	s := newScene(t, 3, Options{})
+	d := s.w.System("thief")
+	NewQuery1(d, s.ipos)
+	assert.ErrorIs(t, d.Err(), ErrUndeclared)
+	assert.ErrorContains(t, d.Err(), `a query of system "thief" was given a token of system "integrate" for pos`)
+}
+
+// panicOf is the panic value of the failed job behind a jobs error (the
+// ParallelFor join reports Blocked, with the failure as its cause).
+func panicOf(err error) any {
+	for err != nil {
+		if je, ok := err.(*jobs.Error); ok && je.Code == jobs.CodeFailed {
+			return je.Panic
+		}
+		err = errors.Unwrap(err)
+	}
+	return nil
+}

@@ -1,0 +1,236 @@
+package ecs
+
+import (
+	"errors"
+	"hash/maphash"
+	"reflect"
+	"slices"
+	"sync"
+
+	ark "github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/safety"
+)
+
+// Options configure a World.
+type Options struct {
+	// NoChecks turns off the checked mode: the declaration checks of
+	// column views and the checksums of read-only columns. The build tag
+	// weft_nochecks does the same at compile time.
+	NoChecks bool
+}
+
+// World is an Ark world with a registry of declared access. All its
+// methods are executed only by the owner goroutine; jobs touch the world
+// only through a Chunk and its tokens.
+type World struct {
+	ark    *ark.World
+	unsafe ark.Unsafe
+	reg    safety.Registry
+	checks bool
+	seed   maphash.Seed
+
+	comps map[reflect.Type]compInfo // registered component types
+	res   map[reflect.Type]safety.Key
+	names [256]string // component name by Ark ID index
+
+	decls    []*Decl
+	spawners []batchSpawner
+	bufs     int // Commands buffers made, for their tags
+
+	inFrame bool
+	frame   uint64
+	all     *ark.Filter0 // matches everything; its query is the frame's guard
+	guard   ark.Query0
+	queries []*queryBase // prepared this frame
+
+	mu   sync.Mutex // guards errs: jobs report into it
+	errs []error
+
+	active  []*Commands // EndFrame scratch
+	spawned []ark.Entity
+	ids     []ark.ID
+	report  Report
+}
+
+type compInfo struct {
+	id  ark.ID
+	key safety.Key
+}
+
+// NewWorld makes an empty world.
+func NewWorld(opts Options) *World {
+	w := &World{
+		ark:    ark.NewWorld(),
+		checks: checksCompiled && !opts.NoChecks,
+		seed:   maphash.MakeSeed(),
+		comps:  map[reflect.Type]compInfo{},
+		res:    map[reflect.Type]safety.Key{},
+	}
+	w.unsafe = w.ark.Unsafe()
+	w.all = ark.NewFilter0(w.ark)
+	return w
+}
+
+// Ark is the underlying Ark world, for setting it up with Ark's own API
+// (maps, batches). Executed only by the owner, outside of frames: while a
+// frame is in progress Ark panics on structural changes.
+func (w *World) Ark() *ark.World { return w.ark }
+
+// Registry names the world's keys, for the safety package.
+func (w *World) Registry() *safety.Registry { return &w.reg }
+
+// SetChecks turns the checked mode on or off (a no-op under the build tag
+// weft_nochecks), e.g. from a debug hotkey. Executed only by the owner,
+// outside of frames: jobs read the flag without synchronisation.
+func (w *World) SetChecks(on bool) error {
+	if w.inFrame {
+		return w.lockedErr("SetChecks")
+	}
+	w.checks = checksCompiled && on
+	return nil
+}
+
+// InFrame reports whether a frame is in progress.
+func (w *World) InFrame() bool { return w.inFrame }
+
+// lockedErr is the error of a build-time or structural call during a frame.
+func (w *World) lockedErr(what string) *Error {
+	return errorf(CodeLocked, "", "", "%s while a frame is in progress (jobs may be in flight); do it before BeginFrame or after EndFrame, or record it in a Commands buffer", what)
+}
+
+// component registers T with Ark and the safety registry, once.
+func component[T any](w *World) compInfo {
+	tp := reflect.TypeFor[T]()
+	if c, ok := w.comps[tp]; ok {
+		return c
+	}
+	if w.inFrame {
+		panic(w.lockedErr("registering component " + tp.String()))
+	}
+	id := ark.ComponentID[T](w.ark)
+	key, err := w.reg.Register(tp.Name())
+	if err != nil {
+		panic(err)
+	}
+	c := compInfo{id: id, key: key}
+	w.comps[tp] = c
+	w.names[id.Index()] = tp.Name()
+	return c
+}
+
+// Component is a registered component type, for recording commands.
+type Component[T any] struct {
+	id   ark.ID
+	name string
+}
+
+// NewComponent registers T (if it is new) and returns its handle. Every
+// component type must be registered before the first frame: Ark cannot
+// register types while the world is locked. Executed only by the owner,
+// outside of frames; during a frame it panics with CodeLocked.
+func NewComponent[T any](w *World) Component[T] {
+	c := component[T](w)
+	return Component[T]{id: c.id, name: w.names[c.id.Index()]}
+}
+
+// AddResource adds res as the world's resource of type T. Executed only by
+// the owner, outside of frames.
+func AddResource[T any](w *World, res *T) error {
+	if w.inFrame {
+		return w.lockedErr("AddResource")
+	}
+	resourceKey[T](w)
+	ark.AddResource(w.ark, res)
+	return nil
+}
+
+func resourceKey[T any](w *World) safety.Key {
+	tp := reflect.TypeFor[T]()
+	if k, ok := w.res[tp]; ok {
+		return k
+	}
+	k, err := w.reg.Register("resource " + tp.Name())
+	if err != nil {
+		panic(err)
+	}
+	w.res[tp] = k
+	return k
+}
+
+// BeginFrame starts the parallel phase: it locks the world against
+// structural change with a guard query that stays open until EndFrame.
+// Executed only by the owner.
+func (w *World) BeginFrame() error {
+	if w.inFrame {
+		return w.lockedErr("BeginFrame")
+	}
+	w.guard = w.all.Query()
+	w.inFrame = true
+	w.frame++
+	return nil
+}
+
+// EndFrame ends the parallel phase and plays back every Commands buffer
+// recorded in it, ordered by (system order, query, chunk, sequence). It
+// returns the playback report, valid until the next EndFrame, and the
+// errors that jobs reported (wrong column views, writes through read
+// declarations), joined. Executed only by the owner, after every job of
+// the frame has finished (pool.Wait gives the happens-before edge).
+func (w *World) EndFrame() (*Report, error) {
+	if !w.inFrame {
+		return nil, errorf(CodeBadArgument, "", "", "EndFrame without BeginFrame; call BeginFrame first")
+	}
+	w.guard.Close()
+	w.inFrame = false
+	w.active = w.active[:0]
+	for _, q := range w.queries {
+		for _, b := range q.bufs[:len(q.chunks)] {
+			if len(b.cmds) > 0 {
+				w.active = append(w.active, b)
+			}
+		}
+	}
+	w.queries = w.queries[:0]
+	for _, d := range w.decls {
+		for _, b := range d.bufs {
+			if len(b.cmds) > 0 {
+				w.active = append(w.active, b)
+			}
+		}
+	}
+	slices.SortFunc(w.active, (*Commands).compare)
+	w.report.reset()
+	for _, b := range w.active {
+		w.play(b, &w.report)
+	}
+	w.mu.Lock()
+	err := errors.Join(w.errs...)
+	clear(w.errs)
+	w.errs = w.errs[:0]
+	w.mu.Unlock()
+	return &w.report, err
+}
+
+// NewCommands makes a buffer for structural changes made by the owner
+// outside of frames, applied with Apply.
+func (w *World) NewCommands() *Commands { return w.newCommands(nil, -1, 0) }
+
+// Apply plays b back now and resets it. The report is valid until the next
+// Apply or EndFrame. During a frame it returns an error with CodeLocked
+// and applies nothing. Executed only by the owner.
+func (w *World) Apply(b *Commands) (*Report, error) {
+	if w.inFrame {
+		return nil, w.lockedErr("Apply")
+	}
+	w.report.reset()
+	w.play(b, &w.report)
+	return &w.report, nil
+}
+
+// fail records an error found inside a job, for EndFrame. Any goroutine
+// may call it; the mutex orders it before EndFrame's read.
+func (w *World) fail(err *Error) {
+	w.mu.Lock()
+	w.errs = append(w.errs, err)
+	w.mu.Unlock()
+}
