@@ -24,7 +24,7 @@ GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/n
 
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: help deps deps-build deps-test test fmt fmt-check vet run bench bench-jobs fuzz
+.PHONY: help deps deps-build deps-test test fmt fmt-check gen-check vet run bench bench-jobs fuzz
 
 help:
 	@echo "make run         run the example (installs build packages if missing)"
@@ -45,13 +45,15 @@ deps-test:
 
 # Packages importing Ebiten panic at init without a display: they run under
 # xvfb; everything else runs with -race.
-test: deps-test fmt-check vet
+test: deps-test fmt-check gen-check vet
 	@headless=$$(bash scripts/pkgs.sh headless); ebiten=$$(bash scripts/pkgs.sh ebiten); \
 	[ -n "$$ebiten" ] || echo "test: no package imports Ebiten; no xvfb run"; \
 	if [ -n "$$headless" ]; then \
 		echo go test -race -count=1 -timeout 15m $$headless; \
 		go test -race -count=1 -timeout 15m $$headless; \
 	fi; \
+		echo "go test -count=1 -tags weft_nochecks ./safety/... ./ecs/..."; \
+	go test -count=1 -tags weft_nochecks ./safety/... ./ecs/...; \
 	echo "cd bench && go test -count=1 ./..."; \
 	(cd bench && go test -count=1 ./...); \
 	if [ -n "$$ebiten" ]; then \
@@ -67,6 +69,13 @@ fmt-check:
 
 fmt:
 	$(if $(GOFILES),gofmt -l -w $(GOFILES),@true)
+
+# The generated arity variants must match their generator.
+gen-check:
+	@d=$$(mktemp -d); go run ./ecs/internal/gen -dir $$d; \
+	for f in $$d/*.go; do \
+		cmp -s $$f ecs/$$(basename $$f) || { echo "gen-check: ecs/$$(basename $$f) is stale: run go generate ./ecs"; exit 1; }; \
+	done; rm -rf $$d
 
 # vet type-checks Ebiten's cgo code too, hence the build packages.
 vet: deps-build
