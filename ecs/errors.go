@@ -37,6 +37,7 @@ var (
 	ErrBadArgument  = &Error{Code: CodeBadArgument}
 )
 
+// Error is the message: the code, the system and component, and what to change.
 func (e *Error) Error() string { return "ecs: " + string(e.Code) + ": " + e.Msg }
 
 // Is reports whether target is an *Error with the same code.

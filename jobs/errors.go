@@ -49,6 +49,7 @@ var (
 	ErrBadArgument   = &Error{Code: CodeBadArgument}
 )
 
+// Error is "jobs: CODE "job"[chunk]: what happened and what to change: cause".
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("jobs: ")

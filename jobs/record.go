@@ -53,6 +53,7 @@ type Handle struct {
 // scheduling order (on the serial executor).
 func (h Handle) Index() int { return int(h.idx) }
 
+// String identifies the handle in messages: job#index@pool.frame.
 func (h Handle) String() string { return fmt.Sprintf("job#%d@%d.%d", h.idx, h.pool, h.gen) }
 
 // Outcome is the state of a job.
@@ -70,6 +71,7 @@ const (
 
 var outcomeNames = [...]string{"pending", "running", "succeeded", "failed", "cancelled", "blocked"}
 
+// String is the outcome's lower-case name.
 func (o Outcome) String() string {
 	if int(o) < len(outcomeNames) {
 		return outcomeNames[o]

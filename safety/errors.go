@@ -43,6 +43,7 @@ var (
 	ErrBadArgument       = &Error{Code: CodeBadArgument}
 )
 
+// Error is the message: the code, what happened and what to change.
 func (e *Error) Error() string { return "safety: " + string(e.Code) + ": " + e.Msg }
 
 // Is reports whether target is an *Error with the same code.
