@@ -1,0 +1,112 @@
+package engine_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/jobs"
+)
+
+// The accumulator runs whole fixed steps, at most MaxSteps per call, and
+// drops the rest of a backlog; Time follows.
+func TestFixedStep(t *testing.T) {
+	e := newEngine(t, world(t, 3), engine.Config{Workers: 0, FixedStep: 10 * time.Millisecond, MaxSteps: 3})
+	e.Add(engine.Update, mover("m", true, noop))
+	require.NoError(t, e.Build())
+	for _, c := range []struct {
+		dt    time.Duration
+		steps int
+	}{{4 * time.Millisecond, 0}, {7 * time.Millisecond, 1}, {25 * time.Millisecond, 2}, {100 * time.Millisecond, 3}} {
+		n, err := e.Step(c.dt)
+		require.NoError(t, err)
+		assert.Equal(t, c.steps, n, "dt %v", c.dt)
+	}
+	assert.Equal(t, uint64(6), e.Time().Step)
+	assert.InDelta(t, 0.06, e.Time().Elapsed, 1e-12)
+	assert.Equal(t, uint64(7), e.Timings().Dropped) // 100+6 ms left 106: 3 run, 7 dropped
+	assert.InDelta(t, 0.6, e.Time().Alpha, 1e-9)
+}
+
+// A panicking job fails the step with an error naming it; the step still
+// completes (other systems run, commands play) and the next step works.
+func TestJobPanic(t *testing.T) {
+	e := newEngine(t, world(t, 20), engine.Config{Workers: 2, Batch: 4})
+	fail := true
+	e.Add(engine.Update, mover("boom", true, func(p []pos) {
+		if fail {
+			panic("bad data")
+		}
+	}))
+	ran := 0
+	e.Add(engine.PreRender, merging{&toy{name: "after",
+		build: func(b *engine.Builder) error { return nil },
+		sched: func(f *engine.Frame) error { return nil },
+		merge: func(f *engine.Frame) error { ran++; return nil },
+	}})
+	require.NoError(t, e.Build())
+	err := e.Tick()
+	require.Error(t, err)
+	assert.ErrorIs(t, err, engine.ErrJob)
+	assert.ErrorIs(t, err, jobs.ErrFailed)
+	assert.Contains(t, err.Error(), "bad data")
+	fail = false
+	require.NoError(t, e.Tick())
+	assert.Equal(t, 2, ran, "a system that does not depend on the failed one still merges")
+}
+
+// Schedule errors are returned after the step; errors.As reaches the code.
+func TestScheduleError(t *testing.T) {
+	e := newEngine(t, world(t, 2), engine.Config{Workers: 1})
+	e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
+		sched: func(*engine.Frame) error { return errors.New("out of ammo") }})
+	require.NoError(t, e.Build())
+	err := e.Tick()
+	var ee *engine.Error
+	require.ErrorAs(t, err, &ee)
+	assert.Equal(t, engine.CodeScheduleRun, ee.Code)
+	assert.Equal(t, "s", ee.System)
+	assert.Contains(t, err.Error(), "out of ammo")
+	assert.ErrorIs(t, e.Build(), engine.ErrOrder)
+}
+
+// The snapshot is double-buffered: the published one stays untouched
+// while the next step builds into the other buffer.
+func TestSnapshotDoubleBuffer(t *testing.T) {
+	e := newEngine(t, world(t, 5), engine.Config{Workers: 1})
+	e.Add(engine.PreRender, merging{&toy{name: "draw",
+		build: func(b *engine.Builder) error { return nil },
+		sched: func(f *engine.Frame) error { return nil },
+		merge: func(f *engine.Frame) error {
+			s := f.Snapshot()
+			s.Items = append(s.Items, engine.Item{Entity: s.Step})
+			return nil
+		},
+	}})
+	require.NoError(t, e.Build())
+	require.NoError(t, e.Tick())
+	first := e.Snapshot()
+	require.NoError(t, e.Tick())
+	second := e.Snapshot()
+	assert.NotSame(t, first, second)
+	assert.Equal(t, uint64(2), second.Step)
+	assert.Equal(t, uint64(1), first.Step)
+	assert.Equal(t, []engine.Item{{Entity: 1}}, first.Items)
+	assert.Equal(t, []engine.Item{{Entity: 2}}, second.Items)
+}
+
+// The last step's trace exports for Perfetto.
+func TestWriteTrace(t *testing.T) {
+	e := newEngine(t, world(t, 64), engine.Config{Workers: 1, Batch: 8})
+	e.Add(engine.Update, mover("m", true, noop))
+	require.NoError(t, e.Build())
+	require.NoError(t, e.Tick())
+	var b strings.Builder
+	require.NoError(t, e.WriteTrace(&b))
+	assert.Contains(t, b.String(), `"name":"m.move[7]"`)
+}

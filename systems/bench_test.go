@@ -1,0 +1,46 @@
+package systems_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/weft-engine/weft/engine"
+)
+
+// BenchmarkFrame is one fixed step of physics, anim and cull after
+// warm-up, checks off, in the scene without gravity (constant density, a
+// 1280×720 camera): serial is the serial executor (Workers 0), parallel
+// the default pool (GOMAXPROCS-1 workers plus the owner). Each system's
+// median work per entity is reported as <system>-ns/entity.
+func BenchmarkFrame(b *testing.B) {
+	const batch = 1024
+	for _, n := range []int{10_000, 50_000, 100_000, 200_000} {
+		for _, mode := range []string{"serial", "parallel"} {
+			b.Run(fmt.Sprintf("entities=%dk/%s", n/1000, mode), func(b *testing.B) {
+				w := 0
+				if mode == "parallel" {
+					w = engine.DefaultWorkers
+				}
+				s := newSceneG(b, n, engine.Config{Workers: w, Batch: batch, NoChecks: true}, false, 0)
+				for range 150 {
+					if err := s.eng.Tick(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if err := s.eng.Tick(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StopTimer()
+				st := s.eng.Timings().Summary()
+				for _, ss := range st.Systems {
+					b.ReportMetric(ss.NsPerEntity, ss.Name+"-ns/entity")
+				}
+				b.ReportMetric(float64(s.cull.Visible), "visible")
+			})
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package systems_test
+
+const raceOn = true
