@@ -52,7 +52,11 @@ test: deps-test fmt-check gen-check vet
 		echo go test -race -count=1 -timeout 15m $$headless; \
 		go test -race -count=1 -timeout 15m $$headless; \
 	fi; \
-		echo "go test -count=1 -tags weft_nochecks ./safety/... ./ecs/..."; \
+			if [ -n "$$headless" ]; then \
+		echo "go test -count=1 -run 'Determinism|Alloc' (without -race: the full determinism matrix, zero-allocation checks)"; \
+		go test -count=1 -timeout 15m -run 'Determinism|Alloc' $$headless; \
+	fi; \
+	echo "go test -count=1 -tags weft_nochecks ./safety/... ./ecs/..."; \
 	go test -count=1 -tags weft_nochecks ./safety/... ./ecs/...; \
 	echo "cd bench && go test -count=1 ./..."; \
 	(cd bench && go test -count=1 ./...); \
