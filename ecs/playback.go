@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"fmt"
+	"slices"
 
 	ark "github.com/mlange-42/ark/ecs"
 )
@@ -105,7 +106,7 @@ func (w *World) spawn(b *Commands, i int, r *Report) int {
 	j := i + 1
 	w.ids = w.ids[:0]
 	for ; j < len(b.cmds) && b.cmds[j].op == opAdd && b.cmds[j].e == ph; j++ {
-		if !containsID(w.ids, b.cmds[j].id) {
+		if !slices.Contains(w.ids, b.cmds[j].id) {
 			w.ids = append(w.ids, b.cmds[j].id)
 		}
 	}
@@ -136,13 +137,4 @@ func (w *World) problem(r *Report, b *Commands, i int, reason string) {
 		p.System = b.d.name
 	}
 	r.Problems = append(r.Problems, p)
-}
-
-func containsID(ids []ark.ID, id ark.ID) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }

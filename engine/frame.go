@@ -169,16 +169,22 @@ func (e *Engine) Checks() bool { return e.wantChecks }
 
 // Step advances the simulation by dt of real time: it runs as many fixed
 // steps as the accumulated time holds, at most Config.MaxSteps, drops the
-// rest of a larger backlog, and returns the number of steps run.
+// rest of a larger backlog, and returns the number of steps run. A step
+// whose systems fail still counts: their errors are returned, joined,
+// after every step ran, so a failing system cannot grow the backlog.
 func (e *Engine) Step(dt time.Duration) (int, error) {
+	if !e.built {
+		return 0, errorf(CodeOrder, "", nil, "Step before Build; call Build once after adding the systems")
+	}
 	e.acc += dt
 	step := e.cfg.FixedStep
 	n := 0
+	var errs []error
 	for e.acc >= step && n < e.cfg.MaxSteps {
 		e.acc -= step
 		n++
 		if err := e.Tick(); err != nil {
-			return n, err
+			errs = append(errs, err)
 		}
 	}
 	if e.acc >= step {
@@ -187,7 +193,7 @@ func (e *Engine) Step(dt time.Duration) (int, error) {
 		e.timings.Dropped += uint64(d)
 	}
 	e.time.Alpha = float64(e.acc) / float64(step)
-	return n, nil
+	return n, errors.Join(errs...)
 }
 
 // Tick runs exactly one fixed step: schedule every enabled system in built

@@ -110,3 +110,19 @@ func TestWriteTrace(t *testing.T) {
 	require.NoError(t, e.WriteTrace(&b))
 	assert.Contains(t, b.String(), `"name":"m.move[7]"`)
 }
+
+// A system that fails every step neither stops Step early nor lets the
+// backlog grow: the capped steps run, the rest is dropped, the errors come
+// back joined.
+func TestStepWithFailingSystem(t *testing.T) {
+	e := newEngine(t, world(t, 2), engine.Config{Workers: 1, FixedStep: 10 * time.Millisecond, MaxSteps: 3})
+	e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
+		sched: func(*engine.Frame) error { return errors.New("out of ammo") }})
+	require.NoError(t, e.Build())
+	n, err := e.Step(55 * time.Millisecond)
+	assert.Equal(t, 3, n)
+	assert.ErrorIs(t, err, engine.ErrScheduleRun)
+	assert.Equal(t, uint64(3), e.Time().Step)
+	assert.Equal(t, uint64(2), e.Timings().Dropped)
+	assert.InDelta(t, 0.5, e.Time().Alpha, 1e-9)
+}

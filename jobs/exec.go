@@ -72,13 +72,7 @@ func (p *Pool) work(w *participant) {
 func (p *Pool) spin(w *participant) (uint32, bool) {
 	p.spinning.Add(1)
 	defer p.spinning.Add(-1)
-	for range spinRounds {
-		runtime.Gosched()
-		if idx, ok := p.find(w); ok {
-			return idx, true
-		}
-	}
-	return 0, false
+	return p.spinUntil(w, nil)
 }
 
 // find takes a ready job: from w's own deques, then the injection queue, then
@@ -305,6 +299,7 @@ func (p *Pool) finish(w *participant, idx uint32, r *record, outcome Outcome) {
 	}
 	if r.watched.Load() != 0 { // after the state store: pairs with help's prepare, store, recheck
 		p.ec.notify(true)
+		p.guests.notify(true)
 	}
 	w.executed++ // published in batches by publish; Reset may reuse r once it is
 }
@@ -378,16 +373,19 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 			return errorf(CodeWaitCycle, target.job.Label, "no job can run while waiting; a pipe job waits on a later job of its own pipe, or the job waits on work only this job could release")
 		}
 		if j, ok := p.park(w, func() bool { target.watched.Store(1); return target.outcome().Done() }); ok {
+			w.beginBusy(p)
 			p.run(w, j)
 		}
 	}
 	return nil
 }
 
-// spinUntil is spin that also stops when target finishes.
+// spinUntil looks for work a bounded number of times, yielding in
+// between, and stops early once target (if any) finishes. Uncounted in
+// p.spinning: a waiting job is not a free worker. Executed only by w's goroutine.
 func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 	for range spinRounds {
-		if target.outcome().Done() {
+		if target != nil && target.outcome().Done() {
 			return 0, false
 		}
 		runtime.Gosched()
@@ -405,13 +403,13 @@ func (p *Pool) sleepUntil(target *record) {
 		if sema == nil {
 			sema = make(chan struct{}, 1)
 		}
-		epoch := p.ec.prepare()
+		epoch := p.guests.prepare()
 		target.watched.Store(1)
 		if target.outcome().Done() {
-			p.ec.cancel()
+			p.guests.cancel()
 			return
 		}
-		p.ec.commit(sema, epoch)
+		p.guests.commit(sema, epoch)
 	}
 }
 
@@ -447,6 +445,7 @@ func (p *Pool) drain(w *participant) {
 			continue
 		}
 		if j, ok := p.park(w, p.idle); ok {
+			w.beginBusy(p)
 			p.run(w, j)
 		}
 	}
@@ -530,13 +529,8 @@ func (p *Pool) reaches(w *participant, from, to uint32) bool {
 
 // schedule makes a job on behalf of w (nil for a guest).
 func (p *Pool) schedule(w *participant, j Job, deps []Handle) (Handle, error) {
-	if err := p.checkJob(&j); err != nil {
+	if err := p.validate(&j, deps); err != nil {
 		return Handle{}, err
-	}
-	for _, d := range deps {
-		if _, err := p.lookup(d); err != nil {
-			return Handle{}, err
-		}
 	}
 	idx, r, e0, err := p.alloc(&j, len(deps))
 	if err != nil {
@@ -550,6 +544,20 @@ func (p *Pool) schedule(w *participant, j Job, deps []Handle) (Handle, error) {
 		p.releaseHold(w, idx)
 	}
 	return p.handle(idx), nil
+}
+
+// validate checks a job and its dependency handles before anything is
+// reserved, so that a refused job leaves no trace.
+func (p *Pool) validate(j *Job, deps []Handle) error {
+	if err := p.checkJob(j); err != nil {
+		return err
+	}
+	for _, d := range deps {
+		if _, err := p.lookup(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (p *Pool) checkJob(j *Job) error {
@@ -625,9 +633,6 @@ func (p *Pool) parallelFor(w *participant, j Job, n, batch int, deps []Handle) (
 	if n < 0 || batch < 1 || j.Run == nil || j.Pipe != nil {
 		return Handle{}, errorf(CodeBadArgument, j.Label, "ParallelFor(n=%d, batch=%d) needs n >= 0, batch >= 1, a Run func and no Pipe", n, batch)
 	}
-	if err := p.checkJob(&j); err != nil {
-		return Handle{}, err
-	}
 	chunks := (n + batch - 1) / batch
 	if chunks == 0 {
 		return p.schedule(w, Job{Label: j.Label, Priority: j.Priority}, deps)
@@ -635,10 +640,8 @@ func (p *Pool) parallelFor(w *participant, j Job, n, batch int, deps []Handle) (
 	if chunks > 1<<31-1 {
 		return Handle{}, errorf(CodeBadArgument, j.Label, "ParallelFor(n=%d, batch=%d) has too many chunks; raise batch", n, batch)
 	}
-	for _, d := range deps {
-		if _, err := p.lookup(d); err != nil {
-			return Handle{}, err
-		}
+	if err := p.validate(&j, deps); err != nil {
+		return Handle{}, err
 	}
 	ji, jr, _, err := p.alloc(&Job{Label: Label{Name: j.Label.Name, Chunk: -1}, Lo: n, Hi: batch, Priority: j.Priority}, 0)
 	if err != nil {

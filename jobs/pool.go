@@ -53,6 +53,7 @@ type Pool struct {
 	_              [64]byte
 	spinning       atomic.Int32 // workers looking for work; while > 0 no wake-up is needed
 	_              [64]byte
+	guests         *eventCount // goroutines without a deque asleep in Wait: they run no jobs, so work wake-ups must not pick them
 	inj            injector
 }
 
@@ -74,6 +75,7 @@ func New(opts Options) (*Pool, error) {
 		edges:    newArena[edge](4 * maxJobs),
 		parts:    make([]*participant, w+1),
 		ec:       newEventCount(w + 1),
+		guests:   newEventCount(1),
 		traceCap: cmpOr(opts.TraceCapacity, 1<<16),
 		t0:       time.Now(),
 	}

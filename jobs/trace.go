@@ -122,7 +122,12 @@ func WriteChromeTrace(w io.Writer, events []Event) error {
 		}
 	}
 	out := make([]ev, 0, len(events)+len(workers))
+	lanes := make([]int, 0, len(workers))
 	for wk := range workers {
+		lanes = append(lanes, wk)
+	}
+	slices.Sort(lanes) // the same file for the same events
+	for _, wk := range lanes {
 		name := fmt.Sprintf("worker %d", wk)
 		if wk == 0 {
 			name = "owner"

@@ -104,20 +104,6 @@ func (a *Access) Conflict(o *Access) (k Key, ok bool) {
 // Empty reports whether a has no key.
 func (a *Access) Empty() bool { return a.r == bitset{} && a.w == bitset{} }
 
-// each calls fn for every key of a in increasing order.
-func (a *Access) each(fn func(k Key, m Mode)) {
-	for i := range a.w {
-		for u := a.r[i] | a.w[i]; u != 0; u &= u - 1 {
-			k := Key(i*64 + bits.TrailingZeros64(u))
-			m := Read
-			if a.w[i]&(1<<(k&63)) != 0 {
-				m = Write
-			}
-			fn(k, m)
-		}
-	}
-}
-
 // Decl is one declaration of a system: a key and its mode. A system's
 // declarations are checked for conflicts among themselves by Check.
 type Decl struct {

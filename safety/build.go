@@ -100,7 +100,7 @@ func Check(reg *Registry, systems []System) (*Plan, error) {
 			if !reach[a].has(b) {
 				p.Preds[b] = append(p.Preds[b], a)
 				p.Ambiguities = append(p.Ambiguities, ambiguity(systems[a].Name, systems[b].Name, reg.Name(k)))
-			} else if !contains(p.Preds[b], a) {
+			} else if !slices.Contains(p.Preds[b], a) {
 				p.Preds[b] = append(p.Preds[b], a)
 			}
 		}
@@ -215,15 +215,6 @@ func ambiguity(first, second, key string) Ambiguity {
 	h := fnv.New32a()
 	h.Write([]byte(a + "\x00" + b + "\x00" + key))
 	return Ambiguity{ID: fmt.Sprintf("A%08x", h.Sum32()), First: first, Second: second, Key: key}
-}
-
-func contains(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func quoteJoin(s []string, sep string) string {

@@ -74,12 +74,12 @@ func (t *Tracker) Reset() {
 // last writer and the readers since of every key it writes. a must not
 // change until Reset.
 func (t *Tracker) Schedule(j jobs.Job, a *Access) (jobs.Handle, error) {
-	return t.add(j, a, 0, 0, t.derive(a), false)
+	return t.add(j, a, nil, t.derive(a), false)
 }
 
 // ParallelFor is Schedule for pool.ParallelFor(j, n, batch).
 func (t *Tracker) ParallelFor(j jobs.Job, a *Access, n, batch int) (jobs.Handle, error) {
-	return t.add(j, a, n, batch, t.derive(a), false)
+	return t.add(j, a, &forEach{n, batch}, t.derive(a), false)
 }
 
 // ScheduleAfter schedules j after deps only, and first checks them: if a
@@ -87,12 +87,12 @@ func (t *Tracker) ParallelFor(j jobs.Job, a *Access, n, batch int) (jobs.Handle,
 // prerequisites of deps, it returns an *Error with CodeMissingDependency
 // and schedules nothing.
 func (t *Tracker) ScheduleAfter(j jobs.Job, a *Access, deps ...jobs.Handle) (jobs.Handle, error) {
-	return t.add(j, a, 0, 0, deps, true)
+	return t.add(j, a, nil, deps, true)
 }
 
 // ParallelForAfter is ScheduleAfter for pool.ParallelFor(j, n, batch, deps...).
 func (t *Tracker) ParallelForAfter(j jobs.Job, a *Access, n, batch int, deps ...jobs.Handle) (jobs.Handle, error) {
-	return t.add(j, a, n, batch, deps, true)
+	return t.add(j, a, &forEach{n, batch}, deps, true)
 }
 
 // ScheduleChunks schedules n copies of j, copy k with Label.Chunk = k and
@@ -136,7 +136,11 @@ func (t *Tracker) Combine(hs ...jobs.Handle) (jobs.Handle, error) {
 var noAccess Access
 
 // add checks (if explicit), schedules and records one job; batch > 0 makes it a ParallelFor.
-func (t *Tracker) add(j jobs.Job, a *Access, n, batch int, deps []jobs.Handle, explicit bool) (jobs.Handle, error) {
+// forEach is add's shape for Schedule (nil) and for ParallelFor (the
+// item count and batch size, which the pool validates).
+type forEach struct{ n, batch int }
+
+func (t *Tracker) add(j jobs.Job, a *Access, pf *forEach, deps []jobs.Handle, explicit bool) (jobs.Handle, error) {
 	if explicit && t.check {
 		if err := t.verify(j.Label, a, deps); err != nil {
 			return jobs.Handle{}, err
@@ -144,8 +148,8 @@ func (t *Tracker) add(j jobs.Job, a *Access, n, batch int, deps []jobs.Handle, e
 	}
 	var h jobs.Handle
 	var err error
-	if batch > 0 {
-		h, err = t.pool.ParallelFor(j, n, batch, deps...)
+	if pf != nil {
+		h, err = t.pool.ParallelFor(j, pf.n, pf.batch, deps...)
 	} else {
 		h, err = t.pool.Schedule(j, deps...)
 	}

@@ -429,3 +429,19 @@ func TestScheduleChunks(t *testing.T) {
 	require.NoError(t, f.pool.Wait(w1))
 	assert.ElementsMatch(t, []int{0, 1, 2, 3}, ran)
 }
+
+func TestParallelForBadBatchIsRefused(t *testing.T) {
+	pool, err := jobs.New(jobs.Options{Workers: 0})
+	require.NoError(t, err)
+	defer pool.Close()
+	var reg Registry
+	k, _ := reg.Register("K")
+	tr := NewTracker(pool, &reg, Options{})
+	var a Access
+	a.Write(k)
+	run := func(*jobs.Ctx) {}
+	_, err = tr.ParallelFor(jobs.Job{Run: run}, &a, 10, 0)
+	require.ErrorIs(t, err, jobs.ErrBadArgument)
+	_, err = tr.ParallelForAfter(jobs.Job{Run: run}, &a, 10, -1)
+	require.ErrorIs(t, err, jobs.ErrBadArgument)
+}
