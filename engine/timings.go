@@ -169,13 +169,12 @@ func (t *Timings) begin(e *Engine) {
 func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 	c := &t.cur
 	c.Lost += lost
-	for i := range events {
-		ev := &events[i]
-		if ev.Kind != jobs.KindJob {
-			continue
-		}
-		if !t.t0Set || ev.Start < t.t0 {
-			t.t0, t.t0Set = ev.Start, true
+	for i := range events { // ReadTrace sorts by start: the first job is the earliest
+		if ev := &events[i]; ev.Kind == jobs.KindJob {
+			if !t.t0Set || ev.Start < t.t0 {
+				t.t0, t.t0Set = ev.Start, true
+			}
+			break
 		}
 	}
 	for i := range events {
