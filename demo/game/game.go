@@ -1,0 +1,341 @@
+// Package game is the demo's world and system wiring, shared by the window and the headless command.
+//
+// It imports no Ebiten: importing Ebiten panics at init where no display
+// exists, and the simulation must run and test anywhere.
+package game
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	ark "github.com/mlange-42/ark/ecs"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/systems"
+	"github.com/weft-engine/weft/systems/anim"
+	"github.com/weft-engine/weft/systems/cull"
+	"github.com/weft-engine/weft/systems/physics"
+)
+
+// The defaults of Config.
+const (
+	DefaultEntities = 20000
+	DefaultBatch    = 1024
+)
+
+// The screen the camera starts with, in pixels.
+const (
+	ScreenW = 1280
+	ScreenH = 720
+)
+
+// Config configures a Game. Zero fields take the defaults, except Workers:
+// 0 is the serial executor, engine.DefaultWorkers is GOMAXPROCS-1.
+type Config struct {
+	Entities int    // bodies kept alive, bursts aside (default 20000)
+	Workers  int    // worker goroutines besides the owner
+	Batch    int    // rows per chunk (default 1024)
+	Checks   bool   // run with the safety and ecs checks on
+	Seed     uint64 // of the world's randomness
+	Window   int    // steps in the timings window (default: the engine's)
+}
+
+// DefaultConfig is the demo's configuration: 20000 entities, the default
+// pool, batch 1024, checks off.
+func DefaultConfig() Config {
+	return Config{Entities: DefaultEntities, Workers: engine.DefaultWorkers, Batch: DefaultBatch}
+}
+
+// Life is how long an entity lives. When Age reaches Span the entity is
+// despawned; if Respawn is set, a new body replaces it at the top of the
+// world, so the entity count stays steady.
+type Life struct {
+	Age, Span float64
+	Respawn   bool
+}
+
+// Game is the demo's world, its engine and the systems wired into it.
+// Every method is executed only by the owner: the goroutine that steps it.
+type Game struct {
+	cfg     Config
+	w       *ecs.World
+	eng     *engine.Engine
+	phys    *physics.System
+	cull    *cull.System
+	comps   *comps
+	pending *ecs.Commands // bursts, applied before the next step
+	rng     *rand.Rand    // the owner's, for bursts
+	all     *ark.Filter2[systems.Position, systems.Velocity]
+
+	// The world's extent, in world units, from (0, 0).
+	Width, Height float64
+}
+
+// comps are the game's component handles and the world's size, for
+// recording spawns from any job (handles are plain values).
+type comps struct {
+	pos   ecs.Component[systems.Position]
+	vel   ecs.Component[systems.Velocity]
+	body  ecs.Component[systems.Body]
+	spr   ecs.Component[systems.Sprite]
+	look  ecs.Component[systems.Look]
+	anim  ecs.Component[anim.Animation]
+	tween ecs.Component[anim.Tween]
+	life  ecs.Component[Life]
+	w, h  float64
+}
+
+// The sprite sheets the bodies use; each has sheetFrames frames.
+const (
+	sheets      = 3
+	sheetFrames = 8
+)
+
+// spawn records one body at (x, y) moving at (vx, vy), shaped by r.
+func (c *comps) spawn(b *ecs.Commands, r *rand.Rand, x, y, vx, vy float64, life Life) {
+	e := b.Spawn()
+	rad := 1.5 + r.Float64()*2 // at most 3.5: cells of 7 hold every touching pair
+	sheet := int32(r.IntN(sheets))
+	c.pos.Add(b, e, systems.Position{X: x, Y: y})
+	c.vel.Add(b, e, systems.Velocity{X: vx, Y: vy})
+	c.body.Add(b, e, systems.Body{Radius: rad, Restitution: 0.6 + r.Float64()*0.3})
+	c.spr.Add(b, e, systems.Sprite{Sheet: sheet, Layer: sheet, Sort: int32(r.IntN(1000)), Extent: rad})
+	c.look.Add(b, e, systems.Look{Scale: 1, Color: engine.Color{R: 1, G: 1, B: 1, A: 1}})
+	c.life.Add(b, e, life)
+	// Most bodies animate; a few pulse, spin or fade in instead.
+	switch k := r.IntN(10); {
+	case k < 7:
+		c.anim.Add(b, e, anim.Animation{First: 0, Frames: sheetFrames, FPS: 6 + r.Float64()*10, T: r.Float64()})
+	case k == 7:
+		c.tween.Add(b, e, anim.Tween{Prop: anim.TweenScale, Ease: anim.SineInOut, Repeat: anim.PingPong,
+			From: [4]float64{1}, To: [4]float64{1.6}, Duration: 0.4 + r.Float64()})
+	case k == 8:
+		c.tween.Add(b, e, anim.Tween{Prop: anim.TweenRotation, Ease: anim.Linear, Repeat: anim.Loop,
+			From: [4]float64{0}, To: [4]float64{2 * math.Pi}, Duration: 1 + r.Float64()*2})
+	default:
+		c.tween.Add(b, e, anim.Tween{Prop: anim.TweenColor, Ease: anim.CubicInOut, Repeat: anim.Once,
+			From: [4]float64{1, 1, 1, 0}, To: [4]float64{1, 0.6, 0.3, 1}, Duration: 0.5 + r.Float64()})
+	}
+}
+
+// respawn records a replacement body dropping in from the top of the world.
+func (c *comps) respawn(b *ecs.Commands, r *rand.Rand) {
+	c.spawn(b, r, 4+r.Float64()*(c.w-8), 4+r.Float64()*c.h*0.1, r.NormFloat64()*30, r.NormFloat64()*10, newLife(r, true))
+}
+
+func newLife(r *rand.Rand, respawn bool) Life {
+	if respawn {
+		return Life{Span: 4 + r.Float64()*8, Respawn: true}
+	}
+	return Life{Span: 3 + r.Float64()*3}
+}
+
+// Gravity is the physics' downwards acceleration, in world units/s².
+const Gravity = 60
+
+// New builds the world: cfg.Entities bodies spread over a world larger
+// than the screen, physics (with gravity), anim, lifetime and cull wired
+// into an engine, the camera on the world's centre.
+func New(cfg Config) (*Game, error) {
+	if cfg.Entities < 0 || cfg.Batch < 0 || cfg.Window < 0 || cfg.Workers < 0 && cfg.Workers != engine.DefaultWorkers {
+		return nil, fmt.Errorf("game: Config %+v: Entities, Batch and Window must be >= 0, Workers >= 0 or engine.DefaultWorkers", cfg)
+	}
+	if cfg.Entities == 0 {
+		cfg.Entities = DefaultEntities
+	}
+	if cfg.Batch == 0 {
+		cfg.Batch = DefaultBatch
+	}
+	// About 100 world units² per body, 16:9, never smaller than 1.5 screens.
+	width := max(1.5*ScreenW, math.Sqrt(float64(cfg.Entities)*100*16/9))
+	height := width * 9 / 16
+	w := ecs.NewWorld(ecs.Options{NoChecks: !cfg.Checks})
+	c := &comps{ecs.NewComponent[systems.Position](w), ecs.NewComponent[systems.Velocity](w), ecs.NewComponent[systems.Body](w),
+		ecs.NewComponent[systems.Sprite](w), ecs.NewComponent[systems.Look](w), ecs.NewComponent[anim.Animation](w),
+		ecs.NewComponent[anim.Tween](w), ecs.NewComponent[Life](w), width, height}
+	r := rand.New(rand.NewPCG(cfg.Seed, 0x9E3779B97F4A7C15))
+	setup := w.NewCommands()
+	for range cfg.Entities {
+		l := newLife(r, true)
+		l.Age = r.Float64() * l.Span // staggered, so that bodies expire from the start
+		c.spawn(setup, r, 4+r.Float64()*(width-8), 4+r.Float64()*(height-8), r.NormFloat64()*20, r.NormFloat64()*20, l)
+	}
+	if _, err := w.Apply(setup); err != nil {
+		return nil, err
+	}
+	eng, err := engine.New(w, engine.Config{Workers: cfg.Workers, Batch: cfg.Batch, NoChecks: !cfg.Checks, Window: cfg.Window})
+	if err != nil {
+		return nil, err
+	}
+	*eng.Camera() = engine.Camera{X: width / 2, Y: height / 2, W: ScreenW, H: ScreenH, Zoom: 1}
+	g := &Game{cfg: cfg, w: w, eng: eng, comps: c, pending: w.NewCommands(), rng: rand.New(rand.NewPCG(cfg.Seed, 1)),
+		phys: physics.New(physics.Config{Gravity: Gravity, Damping: 0.05, CellSize: 7, MaxX: width, MaxY: height}),
+		cull: cull.New(), all: ark.NewFilter2[systems.Position, systems.Velocity](w.Ark()), Width: width, Height: height}
+	eng.Add(engine.PreUpdate, &lifetime{c: c})
+	eng.Add(engine.Update, g.phys)
+	eng.Add(engine.Update, anim.New(), engine.After("physics"))
+	eng.Add(engine.PreRender, g.cull)
+	if err := eng.Build(); err != nil {
+		return nil, errors.Join(err, eng.Close())
+	}
+	return g, nil
+}
+
+// lifetime ages every body and replaces the expired ones: each is
+// despawned through its chunk's command buffer and, if it respawns, a new
+// body shaped by a hash of (entity, step) is spawned in the same buffer.
+// The result is the same for every worker count and batch size.
+type lifetime struct {
+	c    *comps
+	life ecs.Writer[Life]
+	time ecs.ResReader[engine.Time]
+	pass *engine.Pass
+	// Per chunk, reseeded for each replacement: no allocation per step.
+	srcs  []*rand.PCG
+	rands []*rand.Rand
+}
+
+func (s *lifetime) Name() string { return "lifetime" }
+
+func (s *lifetime) Build(b *engine.Builder) error {
+	d := b.Decl()
+	s.life, s.time = ecs.Write[Life](d), ecs.ReadRes[engine.Time](d)
+	b.Commands()
+	s.pass = b.Chunks("age", ecs.NewQuery1(d, s.life), s.chunk)
+	return nil
+}
+
+// Schedule gives every chunk a generator, then starts the pass.
+func (s *lifetime) Schedule(f *engine.Frame) error {
+	n, err := f.Prepare(s.pass)
+	if err != nil {
+		return err
+	}
+	for len(s.srcs) < n {
+		src := rand.NewPCG(0, 0)
+		s.srcs, s.rands = append(s.srcs, src), append(s.rands, rand.New(src))
+	}
+	return f.Run(s.pass)
+}
+
+// chunk runs as a job, one per chunk: it writes only its rows and records
+// only into its chunk's buffer.
+func (s *lifetime) chunk(c *ecs.Chunk) {
+	t := s.time.Get()
+	lives, ents := s.life.Column(c), c.Entities()
+	for i := range lives {
+		l := &lives[i]
+		if l.Age += t.DT; l.Age < l.Span {
+			continue
+		}
+		b := c.Commands()
+		b.Despawn(ents[i])
+		if l.Respawn {
+			e := uint64(ents[i].ID())<<32 | uint64(ents[i].Gen())
+			s.srcs[c.Index()].Seed(e*0x9E3779B97F4A7C15, t.Step)
+			s.c.respawn(b, s.rands[c.Index()])
+		}
+	}
+}
+
+// Engine is the game's engine: its timings, snapshot, camera and settings.
+func (g *Game) Engine() *engine.Engine { return g.eng }
+
+// Config is the configuration the game was made with, defaults filled in.
+func (g *Game) Config() Config { return g.cfg }
+
+// Visible is the number of sprites the last step's cull kept.
+func (g *Game) Visible() int { return g.cull.Visible }
+
+// Contacts is the number of touching pairs of the last step, counted from both sides.
+func (g *Game) Contacts() int { return g.phys.Contacts }
+
+// SpawnBurst records n bodies flying out of (x, y), in world units; they
+// appear before the next step and expire after a few seconds without
+// being replaced.
+func (g *Game) SpawnBurst(x, y float64, n int) {
+	x = min(max(x, 4), g.Width-4)
+	y = min(max(y, 4), g.Height-4)
+	for range n {
+		a, v := g.rng.Float64()*2*math.Pi, 40+g.rng.Float64()*120
+		g.comps.spawn(g.pending, g.rng, x, y, v*math.Cos(a), v*math.Sin(a)-60, newLife(g.rng, false))
+	}
+}
+
+// apply plays the recorded bursts back, between steps.
+func (g *Game) apply() error {
+	if g.pending.Len() == 0 {
+		return nil
+	}
+	_, err := g.w.Apply(g.pending)
+	return err
+}
+
+// Tick runs exactly one fixed step, after playing back pending bursts.
+func (g *Game) Tick() error {
+	if err := g.apply(); err != nil {
+		return err
+	}
+	return g.eng.Tick()
+}
+
+// Step advances the simulation by dt of real time (engine.Engine.Step),
+// after playing back pending bursts, and returns the fixed steps run.
+func (g *Game) Step(dt time.Duration) (int, error) {
+	if err := g.apply(); err != nil {
+		return 0, err
+	}
+	return g.eng.Step(dt)
+}
+
+// Len is the number of entities alive.
+func (g *Game) Len() int {
+	q := g.all.Query()
+	n := q.Count()
+	q.Close()
+	return n
+}
+
+// Hash is a digest of the world state: every entity with its position and
+// velocity, sorted by entity, and the count. It is the same for every
+// worker count, batch size and checks setting.
+func (g *Game) Hash() uint64 {
+	type row struct {
+		e    uint64
+		p, v [2]float64
+	}
+	rows := make([]row, 0, g.Len())
+	q := g.all.Query()
+	for q.Next() {
+		p, v := q.Get()
+		e := q.Entity()
+		rows = append(rows, row{uint64(e.ID())<<32 | uint64(e.Gen()), [2]float64{p.X, p.Y}, [2]float64{v.X, v.Y}})
+	}
+	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(a.e, b.e) })
+	h := fnv.New64a()
+	var buf [8]byte
+	put := func(v uint64) {
+		for i := range buf {
+			buf[i] = byte(v >> (8 * i))
+		}
+		h.Write(buf[:])
+	}
+	for _, r := range rows {
+		put(r.e)
+		for _, f := range [...]float64{r.p[0], r.p[1], r.v[0], r.v[1]} {
+			put(math.Float64bits(f))
+		}
+	}
+	put(uint64(len(rows)))
+	return h.Sum64()
+}
+
+// Close stops the engine's pool.
+func (g *Game) Close() error { return g.eng.Close() }

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runOK runs the command and requires exit code 0 and a quiet stderr.
+func runOK(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, run(args, &out, &errOut), "stderr: %s", errOut.String())
+	assert.Empty(t, errOut.String())
+	return out.String()
+}
+
+func runJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal([]byte(runOK(t, append(args, "-json")...)), &m))
+	return m
+}
+
+var hexHash = regexp.MustCompile(`^[0-9a-f]{16}$`)
+
+func TestJSON(t *testing.T) {
+	m := runJSON(t, "-frames", "12", "-entities", "800", "-workers", "1", "-batch", "128")
+	for _, k := range []string{"frames", "entities", "visible", "workers", "batch", "checks", "window", "step_ms", "work_ms", "span_ms",
+		"parallelism", "last_step", "systems", "critical_path", "prediction", "hash"} {
+		assert.Contains(t, m, k)
+	}
+	assert.Equal(t, 12.0, m["frames"])
+	assert.Equal(t, 12.0, m["window"], "the distributions cover every frame")
+	assert.Positive(t, m["entities"])
+	assert.Equal(t, 1.0, m["workers"])
+	assert.Equal(t, 128.0, m["batch"])
+	assert.Regexp(t, hexHash, m["hash"])
+	step := m["step_ms"].(map[string]any)
+	for _, k := range []string{"p50", "p95", "p99", "max"} {
+		assert.Positive(t, step[k], k)
+	}
+	assert.LessOrEqual(t, step["p50"], step["max"])
+	var names []string
+	for _, s := range m["systems"].([]any) {
+		s := s.(map[string]any)
+		names = append(names, s["name"].(string))
+		for _, k := range []string{"stage", "schedule_ms", "span_ms", "work_ms", "merge_ms", "entities", "jobs", "ns_per_entity"} {
+			assert.Contains(t, s, k)
+		}
+	}
+	assert.Equal(t, []string{"lifetime", "physics", "anim", "cull"}, names)
+	cp := m["critical_path"].(map[string]any)
+	assert.Equal(t, 12.0, cp["step"])
+	assert.NotEmpty(t, cp["jobs"])
+	assert.Positive(t, cp["ms"])
+	var parts []float64
+	for _, p := range m["prediction"].([]any) {
+		p := p.(map[string]any)
+		parts = append(parts, p["participants"].(float64))
+		assert.Contains(t, p["ms"], "p50")
+	}
+	assert.Equal(t, []float64{1, 2, 4, 8, 16}, parts)
+}
+
+// The final world is the same for the serial executor and two workers,
+// and for any batch size; the table's hash is the JSON's.
+func TestHashAcrossWorkers(t *testing.T) {
+	args := []string{"-frames", "20", "-entities", "1500"}
+	want := runJSON(t, append(args, "-workers", "0")...)["hash"]
+	assert.Equal(t, want, runJSON(t, append(args, "-workers", "2")...)["hash"])
+	assert.Equal(t, want, runJSON(t, append(args, "-workers", "2", "-batch", "64", "-checks")...)["hash"])
+	table := runOK(t, append(args, "-workers", "1")...)
+	assert.Contains(t, table, "critical path of step 20")
+	assert.Contains(t, table, "physics ")
+	assert.Contains(t, table, fmt.Sprintf("\nhash %s\n", want))
+}
+
+// -trace writes the last step as Chrome trace JSON: one complete ("X")
+// event per job slice, in a lane per participant, and flow events in
+// start/finish pairs for the dependency edges.
+func TestTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.json")
+	m := runJSON(t, "-frames", "5", "-entities", "1000", "-workers", "1", "-batch", "128", "-trace", path)
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var trace struct {
+		TraceEvents []struct {
+			Name string         `json:"name"`
+			Ph   string         `json:"ph"`
+			Ts   float64        `json:"ts"`
+			Dur  *float64       `json:"dur"`
+			Tid  int            `json:"tid"`
+			ID   string         `json:"id"`
+			Args map[string]any `json:"args"`
+		} `json:"traceEvents"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &trace), "valid JSON")
+	count := map[string]int{}
+	flows := map[string]string{}
+	systems := map[string]bool{}
+	for _, e := range trace.TraceEvents {
+		count[e.Ph]++
+		switch e.Ph {
+		case "X":
+			require.NotNil(t, e.Dur, e.Name)
+			assert.GreaterOrEqual(t, *e.Dur, 0.0)
+			systems[strings.SplitN(e.Name, ".", 2)[0]] = true
+		case "s", "f":
+			flows[e.ID] += e.Ph
+		case "M":
+			assert.Equal(t, "thread_name", e.Name)
+		}
+	}
+	last := m["last_step"].(map[string]any)
+	assert.Equal(t, int(last["slices"].(float64)), count["X"], "one X event per job slice")
+	assert.Positive(t, count["s"], "flow events for the dependency edges")
+	assert.Equal(t, count["s"], count["f"])
+	for id, ph := range flows {
+		assert.Equal(t, "sf", ph, "flow %s", id)
+	}
+	assert.GreaterOrEqual(t, count["M"], 1, "a named lane per participant")
+	for _, s := range []string{"lifetime", "physics", "anim", "cull"} {
+		assert.True(t, systems[s], s)
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"-frames", "0"},
+		{"-frames", "-3"},
+		{"-frames", "x"},
+		{"-frames", "5", "-entities", "-1"},
+		{"-frames", "5", "-workers", "-1"},
+		{"-frames", "5", "-batch", "0"},
+		{"-frames", "5", "-nosuchflag"},
+		{"-frames", "5", "extra"},
+	} {
+		var out, errOut bytes.Buffer
+		assert.Equal(t, 2, run(args, &out, &errOut), "%q", args)
+		assert.Contains(t, errOut.String(), "usage: headless", "%q", args)
+		assert.Empty(t, out.String(), "%q", args)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	var out, errOut bytes.Buffer
+	assert.Equal(t, 0, run([]string{"-h"}, &out, &errOut))
+	assert.Contains(t, errOut.String(), "-frames")
+}
+
+func TestTraceUnwritable(t *testing.T) {
+	var out, errOut bytes.Buffer
+	assert.Equal(t, 1, run([]string{"-frames", "1", "-entities", "50", "-trace", filepath.Join(t.TempDir(), "no", "dir.json")}, &out, &errOut))
+	assert.Contains(t, errOut.String(), "headless:")
+}
