@@ -112,6 +112,13 @@ func (e *Engine) Close() error {
 // format, for Perfetto. Executed only by the owner, between steps.
 func (e *Engine) WriteTrace(w io.Writer) error { return jobs.WriteChromeTrace(w, e.events) }
 
+// AppendTrace appends the last step's job trace to dst, so that a trace of
+// several steps can be gathered and written with jobs.WriteChromeTrace (job
+// handles and times stay distinct across steps of one pool). Executed only
+// by the owner, between steps.
+func (e *Engine) AppendTrace(dst []jobs.Event) []jobs.Event { return append(dst, e.events...) }
+
+
 // World is the engine's world.
 func (e *Engine) World() *ecs.World { return e.world }
 
