@@ -118,7 +118,6 @@ func (e *Engine) WriteTrace(w io.Writer) error { return jobs.WriteChromeTrace(w,
 // by the owner, between steps.
 func (e *Engine) AppendTrace(dst []jobs.Event) []jobs.Event { return append(dst, e.events...) }
 
-
 // World is the engine's world.
 func (e *Engine) World() *ecs.World { return e.world }
 

@@ -108,7 +108,7 @@ func TestWriteTrace(t *testing.T) {
 	require.NoError(t, e.Tick())
 	var b strings.Builder
 	require.NoError(t, e.WriteTrace(&b))
-		assert.Contains(t, b.String(), `"name":"m.move[7]"`)
+	assert.Contains(t, b.String(), `"name":"m.move[7]"`)
 }
 
 // Traces of several steps gather into one file: every step's jobs are
@@ -128,32 +128,31 @@ func TestAppendTrace(t *testing.T) {
 		}
 		assert.Equal(t, perStep, len(events)-n, "step %d adds as many events as the first", i)
 	}
-		type slice struct {
+	type slice struct {
 		job   jobs.Handle
 		chunk int
 	}
 	seen := map[slice]bool{} // a chunk pass's chunks share their job's handle
 	chunk7 := 0
-		for i, ev := range events {
+	for i, ev := range events {
 		if i > 0 {
 			assert.LessOrEqual(t, events[i-1].Start, ev.Start, "event %d out of time order", i)
 		}
 		if ev.Kind != jobs.KindJob {
 			continue
 		}
-				s := slice{ev.Job, ev.Label.Chunk}
+		s := slice{ev.Job, ev.Label.Chunk}
 		assert.False(t, seen[s], "%v chunk %d twice", ev.Job, ev.Label.Chunk)
 		seen[s] = true
 		if ev.Label.Name == "m.move" && ev.Label.Chunk == 7 {
 			chunk7++
 		}
-			}
+	}
 	assert.Equal(t, 3, chunk7, "chunk 7 once per step")
 	var b strings.Builder
 	require.NoError(t, jobs.WriteChromeTrace(&b, events))
 	assert.Equal(t, 3, strings.Count(b.String(), `"name":"m.move[7]"`))
 }
-
 
 // A system that fails every step neither stops Step early nor lets the
 // backlog grow: the capped steps run, the rest is dropped, the errors come
