@@ -85,6 +85,16 @@ func (q *queryBase) prepare(batch int) (int, error) {
 	return len(q.chunks), nil
 }
 
+// ChunkLen is the number of rows of chunk i of this frame, or 0 for an
+// index out of range. Executed only by the owner, after Prepare, until the
+// next frame's Prepare.
+func (q *queryBase) ChunkLen(i int) int {
+	if i < 0 || i >= len(q.chunks) {
+		return 0
+	}
+	return q.chunks[i].Len()
+}
+
 // addTable is called by fill for each non-empty table.
 func (q *queryBase) addTable(ents []ark.Entity, cols [maxCols]unsafe.Pointer) {
 	t := len(q.tables)

@@ -111,6 +111,31 @@ func TestWriteTrace(t *testing.T) {
 	assert.Contains(t, b.String(), `"name":"m.move[7]"`)
 }
 
+// The timeline names each chunk job's pass and counts its rows, and marks
+// the critical path.
+func TestTimelineSlices(t *testing.T) {
+	e := newEngine(t, world(t, 60), engine.Config{Workers: 1, Batch: 8})
+	e.Add(engine.Update, mover("m", true, noop))
+	require.NoError(t, e.Build())
+	require.NoError(t, e.Tick())
+	rows, chunks, critical := 0, 0, 0
+	for _, s := range e.Timings().Last().Timeline {
+		if s.Critical {
+			critical++
+		}
+		if s.System < 0 {
+			continue
+		}
+		assert.Equal(t, "m.move", s.Label)
+		assert.Equal(t, int32(min(8, 60-8*int(s.Chunk))), s.Rows, "chunk %d", s.Chunk)
+		rows += int(s.Rows)
+		chunks++
+	}
+	assert.Equal(t, 60, rows)
+	assert.Equal(t, 8, chunks)
+	assert.Positive(t, critical)
+}
+
 // Traces of several steps gather into one file: every step's jobs are
 // there, each once, in time order.
 func TestAppendTrace(t *testing.T) {

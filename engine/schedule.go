@@ -136,10 +136,10 @@ func (e *Engine) Build() error {
 	}
 	e.segments()
 	e.explain = e.buildExplain()
-	e.labels = map[string]int32{}
+		e.labels = map[string]*Pass{}
 	for _, en := range e.par {
 		for _, p := range en.passes {
-			e.labels[p.label] = int32(en.index)
+			e.labels[p.label] = p
 		}
 	}
 	e.built = true

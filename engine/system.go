@@ -69,6 +69,7 @@ func Disabled() Option { return func(e *entry) { e.disabled = true } }
 type Query interface {
 	Prepare(batch int) (int, error)
 	Job(fn func(c *ecs.Chunk)) jobs.Func
+	ChunkLen(i int) int
 }
 
 // Builder is a system's view of the engine during Build. Its methods are

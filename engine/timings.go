@@ -84,9 +84,12 @@ type PathJob struct {
 
 // Slice is one chunk job in the timeline.
 type Slice struct {
-	System     int32 // index into StepTimings.Systems; -1 for engine jobs
+	Label      string // the pass, e.g. "physics.integrate"
+	System     int32  // index into StepTimings.Systems; -1 for engine jobs
 	Chunk      int32
-	Worker     int32
+	Rows       int32 // entities in the chunk; 0 for range passes and engine jobs
+	Worker     int32 // 0 is the owner
+	Critical   bool  // the job is on the step's critical path
 	Start, End int64
 }
 
@@ -109,8 +112,10 @@ type Timings struct {
 	t0Set  bool
 	prev   []jobs.WorkerStats
 	stats  []jobs.WorkerStats
-	graph  jobs.Graph
+		graph  jobs.Graph
 	path   []int32
+	slot   []int32 // a segment's event index → its Timeline index, or -1
+
 	sum    Summary
 	scr    []float64
 	window int
@@ -177,22 +182,28 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 			break
 		}
 	}
+		t.slot = t.slot[:0]
 	for i := range events {
 		ev := &events[i]
 		if ev.Kind != jobs.KindJob {
+			t.slot = append(t.slot, -1)
 			continue
 		}
-		si, ok := e.labels[ev.Label.Name]
-		if !ok || ev.Label.Chunk < 0 {
-			si = -1
-		} else {
+		t.slot = append(t.slot, int32(len(c.Timeline)))
+		si, rows := int32(-1), int32(0)
+		if p := e.labels[ev.Label.Name]; p != nil && ev.Label.Chunk >= 0 {
+			si = int32(p.sys.index)
+			if p.q != nil {
+				rows = int32(p.q.q.ChunkLen(ev.Label.Chunk))
+			}
 			s := &c.Systems[si]
 			s.Work += time.Duration(ev.End - ev.Start)
 			s.Jobs++
 			s.first, s.last = min(s.first, ev.Start), max(s.last, ev.End)
 			c.Chunks++
 		}
-		c.Timeline = append(c.Timeline, Slice{System: si, Chunk: int32(ev.Label.Chunk), Worker: int32(ev.Worker), Start: ev.Start - t.t0, End: ev.End - t.t0})
+				c.Timeline = append(c.Timeline, Slice{Label: ev.Label.Name, System: si, Chunk: int32(ev.Label.Chunk), Rows: rows,
+			Worker: int32(ev.Worker), Start: ev.Start - t.t0, End: ev.End - t.t0})
 	}
 	g := &t.graph
 	g.Build(events)
@@ -207,8 +218,9 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 		// order: scan only that window.
 		i, _ := slices.BinarySearchFunc(events, nd.Start, func(ev jobs.Event, t int64) int { return cmp.Compare(ev.Start, t) })
 		for ; i < len(events) && events[i].Start <= nd.End; i++ {
-			if ev := &events[i]; ev.Kind == jobs.KindJob && ev.Job == nd.Job {
+						if ev := &events[i]; ev.Kind == jobs.KindJob && ev.Job == nd.Job {
 				pj.Last = max(pj.Last, ev.Label.Chunk)
+				c.Timeline[t.slot[i]].Critical = true
 			}
 		}
 		c.Critical = append(c.Critical, pj)

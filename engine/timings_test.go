@@ -40,7 +40,7 @@ func TestTimingsFromHandBuiltTrace(t *testing.T) {
 		edge(1, 2, 112), job(2, "a.p", -1, 0, 125, 125), edge(0, 2, 125), edge(2, 3, 125), job(3, "b.p", 0, 0, 125, 145),
 	}
 	a, b := &entry{name: "a", stage: Update}, &entry{name: "b", stage: PreRender, index: 1}
-	e := &Engine{cfg: Config{Window: 3}, time: &Time{}, pool: p, labels: map[string]int32{"a.p": 0, "b.p": 1}, par: []*entry{a, b}, all: []*entry{a, b}}
+	e := &Engine{cfg: Config{Window: 3}, time: &Time{}, pool: p, labels: map[string]*Pass{"a.p": {sys: a}, "b.p": {sys: b}}, par: []*entry{a, b}, all: []*entry{a, b}}
 	tm := &e.timings
 	tm.init(e)
 	tm.resetWorkers(e)
@@ -63,9 +63,14 @@ func TestTimingsFromHandBuiltTrace(t *testing.T) {
 	assert.Equal(t, [5]time.Duration{57, 45, 45, 45, 45}, st.Predicted)
 	assert.Equal(t, 4, st.Chunks)
 	assert.Len(t, st.Timeline, 5)
-	assert.Equal(t, Slice{System: 0, Chunk: 2, Worker: 1, Start: 0, End: 12}, st.Timeline[1])
+		assert.Equal(t, Slice{Label: "a.p", System: 0, Chunk: 2, Worker: 1, Start: 0, End: 12}, st.Timeline[1])
 	assert.Equal(t, int32(-1), st.Timeline[3].System) // the join is the engine's
-	assert.Equal(t, Slice{System: 1, Chunk: 0, Worker: 0, Start: 25, End: 45}, st.Timeline[4])
+	assert.Equal(t, Slice{Label: "b.p", System: 1, Chunk: 0, Worker: 0, Critical: true, Start: 25, End: 45}, st.Timeline[4])
+	var critical []bool
+	for _, s := range st.Timeline {
+		critical = append(critical, s.Critical)
+	}
+	assert.Equal(t, []bool{true, false, true, true, true}, critical, "h0's two chunks, the join and b; not h1")
 	// The window keeps the last 3 steps: totals 1, 2, 9 ns.
 	s := tm.Summary()
 	assert.Equal(t, 3, s.Steps)
