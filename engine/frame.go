@@ -37,7 +37,7 @@ type Engine struct {
 	queries        []*queryState
 	plan           *safety.Plan
 	explain        *Explain
-		labels         map[string]*Pass // by label, to attribute traced jobs
+	labels         map[string]*Pass // by label, to attribute traced jobs
 	built, tried   bool
 	buildErr       []error
 	nseg           int

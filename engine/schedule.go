@@ -136,7 +136,7 @@ func (e *Engine) Build() error {
 	}
 	e.segments()
 	e.explain = e.buildExplain()
-		e.labels = map[string]*Pass{}
+	e.labels = map[string]*Pass{}
 	for _, en := range e.par {
 		for _, p := range en.passes {
 			e.labels[p.label] = p

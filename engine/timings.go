@@ -104,17 +104,17 @@ type sysAcc struct {
 type Timings struct {
 	Dropped uint64 // fixed steps dropped by the Config.MaxSteps cap
 
-	cur    StepTimings
-	ring   []StepTimings
-	n      int // steps in ring
-	next   int
-	t0     int64
-	t0Set  bool
-	prev   []jobs.WorkerStats
-	stats  []jobs.WorkerStats
-		graph  jobs.Graph
-	path   []int32
-	slot   []int32 // a segment's event index → its Timeline index, or -1
+	cur   StepTimings
+	ring  []StepTimings
+	n     int // steps in ring
+	next  int
+	t0    int64
+	t0Set bool
+	prev  []jobs.WorkerStats
+	stats []jobs.WorkerStats
+	graph jobs.Graph
+	path  []int32
+	slot  []int32 // a segment's event index → its Timeline index, or -1
 
 	sum    Summary
 	scr    []float64
@@ -182,7 +182,7 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 			break
 		}
 	}
-		t.slot = t.slot[:0]
+	t.slot = t.slot[:0]
 	for i := range events {
 		ev := &events[i]
 		if ev.Kind != jobs.KindJob {
@@ -202,7 +202,7 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 			s.first, s.last = min(s.first, ev.Start), max(s.last, ev.End)
 			c.Chunks++
 		}
-				c.Timeline = append(c.Timeline, Slice{Label: ev.Label.Name, System: si, Chunk: int32(ev.Label.Chunk), Rows: rows,
+		c.Timeline = append(c.Timeline, Slice{Label: ev.Label.Name, System: si, Chunk: int32(ev.Label.Chunk), Rows: rows,
 			Worker: int32(ev.Worker), Start: ev.Start - t.t0, End: ev.End - t.t0})
 	}
 	g := &t.graph
@@ -218,7 +218,7 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 		// order: scan only that window.
 		i, _ := slices.BinarySearchFunc(events, nd.Start, func(ev jobs.Event, t int64) int { return cmp.Compare(ev.Start, t) })
 		for ; i < len(events) && events[i].Start <= nd.End; i++ {
-						if ev := &events[i]; ev.Kind == jobs.KindJob && ev.Job == nd.Job {
+			if ev := &events[i]; ev.Kind == jobs.KindJob && ev.Job == nd.Job {
 				pj.Last = max(pj.Last, ev.Label.Chunk)
 				c.Timeline[t.slot[i]].Critical = true
 			}

@@ -63,7 +63,7 @@ func TestTimingsFromHandBuiltTrace(t *testing.T) {
 	assert.Equal(t, [5]time.Duration{57, 45, 45, 45, 45}, st.Predicted)
 	assert.Equal(t, 4, st.Chunks)
 	assert.Len(t, st.Timeline, 5)
-		assert.Equal(t, Slice{Label: "a.p", System: 0, Chunk: 2, Worker: 1, Start: 0, End: 12}, st.Timeline[1])
+	assert.Equal(t, Slice{Label: "a.p", System: 0, Chunk: 2, Worker: 1, Start: 0, End: 12}, st.Timeline[1])
 	assert.Equal(t, int32(-1), st.Timeline[3].System) // the join is the engine's
 	assert.Equal(t, Slice{Label: "b.p", System: 1, Chunk: 0, Worker: 0, Critical: true, Start: 25, End: 45}, st.Timeline[4])
 	var critical []bool
