@@ -24,19 +24,19 @@ type Config struct {
 
 // System is the physics system. Each step it runs, one after another:
 //
-//	grid     per chunk: snapshot positions, find each body's cell, count per bucket
+//	grid     per chunk: snapshot positions, find each body's bucket, count per bucket
 //	sums     per block of buckets: the block's count
-//	offsets  per block: bucket starts (prefix sums); buckets become cursors
+//	offsets  per block: bucket starts (prefix sums); counts become cursors
 //	scatter  per chunk: copy each body's snapshot into its bucket
-//	sort     per block: sort each bucket by slot
-//	respond  per range of the bucket order: each body's push from its neighbours
+//	respond  per range of buckets: each body's push from its neighbours
 //	apply    per chunk: add the push, integrate, bounce
 //
-// Responses are computed in bucket order, where neighbours sit close in
-// memory; each reads only the snapshot (the previous positions), visits
-// neighbours in a fixed order (row, column, slot) and writes only its own
-// entry, and apply writes only its chunk's rows: the result is the same
-// for every worker count and batch size.
+// Responses are computed bucket by bucket, where neighbours sit close in
+// memory; each reads only the snapshot (the previous positions) and writes
+// only its own entry, and apply writes only its chunk's rows. A push is
+// summed in fixed point, where addition is associative, so the order in
+// which scatter's jobs filled a bucket does not matter: the result is the
+// same for every worker count and batch size.
 type System struct {
 	cfg  Config
 	pos  ecs.Writer[systems.Position]
@@ -44,40 +44,62 @@ type System struct {
 	body ecs.Reader[systems.Body]
 	time ecs.ResReader[engine.Time]
 
-	grid, sums, offsets, scatter, sort, respond, apply *engine.Pass
+	grid, sums, offsets, scatter, respond, apply *engine.Pass
 
 	batch, blocks int
-	wc, hc        int32 // the hash grid is wc × hc buckets, powers of two
+	layout        layout
 	// By slot (chunk·batch + row), written by the slot's chunk.
 	bySlot []node
 	bucket []int32
+	push   []push
 	// By bucket.
-	count    []atomic.Int32 // counts, then cursors while scattering, then 0
-	start    []int32        // bucket b is sorted[start[b]:start[b+1]]
-	sum      []int32        // per block of buckets
-	sorted   []node         // in bucket order, by slot within a bucket
-	push     []push         // by slot
-	contacts []int32        // per respond range
-	dirty    bool           // owner only: a step started whose Merge has not run
+	// Counts, then cursors while scattering, then 0. grid and scatter add
+	// atomically; the other passes run alone on their buckets, ordered by
+	// the pass chain, and use plain loads and stores, which cost far less
+	// than locked ones.
+	count    []int32
+	start    []int32 // bucket b is sorted[start[b]:start[b+1]]
+	sum      []int32 // per block of buckets
+	sorted   []node  // in bucket order
+	contacts []int32 // per respond range
+	dirty    bool    // owner only: a step started whose Merge has not run
 
 	// Contacts is the number of touching pairs (counted from both sides) in
 	// the last step.
 	Contacts int
 }
 
-// node is a body's snapshot: one cache line's share per neighbour test.
+// node is a body's snapshot, small so that a neighbour scan reads little.
 type node struct {
-	x, y, r float64
-	cell    uint64 // pack(cx, cy)
-	slot    int32
+	x, y float64
+	r    float32
+	slot int32
 }
 
-type push struct{ x, y float64 }
+// push is a body's summed push in fixed point (see fixed).
+type push struct{ x, y int64 }
+
+// fixed is the scale of a push's fixed point: 2⁻³² world units, far below
+// what a frame can show, with room for thousands of overlaps in an int64.
+const fixed = 1 << 32
 
 const (
-	blockSize   = 4096 // buckets per job of sums, offsets and sort
-	respondSize = 2048 // bodies per respond job
+	blockSize   = 4096 // buckets per job of sums and offsets
+	respondSize = 2048 // buckets per respond job
 )
+
+// layout maps cells to buckets, row-major, with a one-bucket empty border
+// so that the 3×3 buckets around any body's bucket exist. In a bounded
+// world of not too many cells each cell has its own bucket (cells beyond
+// the bounds clamp onto the edge, which keeps neighbours neighbours);
+// otherwise cells wrap onto a grid of about one bucket per body, where far
+// cells share buckets and distance tests tell them apart.
+type layout struct {
+	wrap       bool
+	minX, minY float64 // bounded: the world's corner
+	cw, ch     int32   // cells across and down (wrap: powers of two)
+	inv        float64 // 1 / cell size
+}
 
 // New makes the physics system.
 func New(cfg Config) *System {
@@ -103,7 +125,6 @@ func (s *System) Build(b *engine.Builder) error {
 	s.sums = b.Range("sums", s.sumBlocks)
 	s.offsets = b.Range("offsets", s.offsetBlocks)
 	s.scatter = b.Chunks("scatter", q, s.scatterChunk)
-	s.sort = b.Range("sort", s.sortBlocks)
 	s.respond = b.Range("respond", s.respondRange)
 	s.apply = b.Chunks("apply", q, s.applyChunk)
 	return nil
@@ -117,9 +138,7 @@ func (s *System) Schedule(f *engine.Frame) error {
 	}
 	s.resize(n, f.Batch())
 	if s.dirty { // the last step's passes did not all finish: counters may be stale
-		for i := range s.count {
-			s.count[i].Store(0)
-		}
+		clear(s.count)
 	}
 	s.dirty = true // until Merge sees the passes done
 	// Each pass starts after the previous one (a system's passes chain).
@@ -134,10 +153,7 @@ func (s *System) Schedule(f *engine.Frame) error {
 		err = f.Run(s.scatter)
 	}
 	if err == nil {
-		err = f.RunRange(s.sort, s.blocks, 1)
-	}
-	if err == nil {
-		err = f.RunRange(s.respond, len(s.sorted), respondSize)
+		err = f.RunRange(s.respond, len(s.count), respondSize)
 	}
 	if err == nil {
 		err = f.Run(s.apply)
@@ -145,7 +161,7 @@ func (s *System) Schedule(f *engine.Frame) error {
 	return err
 }
 
-// Merge adds up the per-chunk contact counts, in chunk order.
+// Merge adds up the per-range contact counts, in range order.
 func (s *System) Merge(*engine.Frame) error {
 	s.dirty = false
 	s.Contacts = 0
@@ -155,36 +171,56 @@ func (s *System) Merge(*engine.Frame) error {
 	return nil
 }
 
-// resize grows the buffers to n chunks of batch slots; it allocates only
-// when they grow. Executed only by the owner, before the passes start.
+// resize grows the buffers to n chunks of batch slots and lays out the
+// buckets; it allocates only when they grow. Executed only by the owner,
+// before the passes start.
 func (s *System) resize(n, batch int) {
 	slots := n * batch
 	s.batch = batch
 	s.bySlot, s.sorted = slices.Grow(s.bySlot[:0], slots)[:slots], slices.Grow(s.sorted[:0], slots)[:slots]
 	s.push = slices.Grow(s.push[:0], slots)[:slots]
 	s.bucket = slices.Grow(s.bucket[:0], slots)[:slots]
-	nr := (slots + respondSize - 1) / respondSize
-	s.contacts = slices.Grow(s.contacts[:0], nr)[:nr]
-	// About one bucket per slot; the result does not depend on the size.
-	side := max(4, 1<<((bits.Len(uint(max(slots, 1)))+1)/2))
-	s.wc, s.hc = int32(side), int32(max(4, (slots+side-1)/side))
-	s.hc = int32(1) << bits.Len32(uint32(s.hc-1))
-	m := int(s.wc * s.hc)
+	s.layout = layoutFor(&s.cfg, slots)
+	m := int(s.layout.cw+2) * int(s.layout.ch+2)
 	if len(s.count) != m {
-		s.count = make([]atomic.Int32, m) // new counters start at 0
+		s.count = make([]int32, m) // new counters start at 0
 	}
 	s.start = slices.Grow(s.start[:0], m+1)[:m+1]
 	s.blocks = (m + blockSize - 1) / blockSize
 	s.sum = slices.Grow(s.sum[:0], s.blocks)[:s.blocks]
+	nr := (m + respondSize - 1) / respondSize
+	s.contacts = slices.Grow(s.contacts[:0], nr)[:nr]
 }
 
-func (s *System) cellOf(x, y float64) (int32, int32) {
-	return int32(math.Floor(x / s.cfg.CellSize)), int32(math.Floor(y / s.cfg.CellSize))
+// layoutFor picks the bucket layout for slots bodies: one bucket per cell
+// of the bounds if that is at most four buckets a body, else a wrapping
+// grid of about one bucket a body. The result does not depend on it.
+func layoutFor(cfg *Config, slots int) layout {
+	l := layout{inv: 1 / cfg.CellSize}
+	if cfg.MaxX > cfg.MinX && cfg.MaxY > cfg.MinY {
+		cw, ch := math.Floor((cfg.MaxX-cfg.MinX)*l.inv)+1, math.Floor((cfg.MaxY-cfg.MinY)*l.inv)+1
+		if cw*ch <= 4*float64(max(slots, 1024)) {
+			l.minX, l.minY, l.cw, l.ch = cfg.MinX, cfg.MinY, int32(cw), int32(ch)
+			return l
+		}
+	}
+	side := max(4, 1<<((bits.Len(uint(max(slots, 1)))+1)/2))
+	l.wrap, l.cw = true, int32(side)
+	l.ch = int32(1) << bits.Len32(uint32(max(4, (slots+side-1)/side)-1))
+	return l
 }
 
-func pack(cx, cy int32) uint64 { return uint64(uint32(cx)) | uint64(uint32(cy))<<32 }
-
-func (s *System) bucketOf(cx, cy int32) int32 { return (cy&(s.hc-1))*s.wc + cx&(s.wc-1) }
+// bucketOf is the bucket of the cell at (x, y): its row and column in the
+// bucket grid, border included.
+func (l *layout) bucketOf(x, y float64) int32 {
+	cx, cy := int32(math.Floor((x-l.minX)*l.inv)), int32(math.Floor((y-l.minY)*l.inv))
+	if l.wrap {
+		cx, cy = cx&(l.cw-1), cy&(l.ch-1)
+	} else {
+		cx, cy = min(max(cx, 0), l.cw-1), min(max(cy, 0), l.ch-1)
+	}
+	return (cy+1)*(l.cw+2) + cx + 1
+}
 
 // The pass functions below run as jobs, any number at once, each on its
 // own chunk or range. Each relies only on the passes before it having
@@ -196,11 +232,11 @@ func (s *System) gridChunk(c *ecs.Chunk) {
 	base := c.Index() * s.batch
 	for i := range pos {
 		k := base + i
-		cx, cy := s.cellOf(pos[i].X, pos[i].Y)
-		s.bySlot[k] = node{x: pos[i].X, y: pos[i].Y, r: body[i].Radius, cell: pack(cx, cy), slot: int32(k)}
-		b := s.bucketOf(cx, cy)
+		x, y := pos[i].X, pos[i].Y
+		s.bySlot[k] = node{x: x, y: y, r: float32(body[i].Radius), slot: int32(k)}
+		b := s.layout.bucketOf(x, y)
 		s.bucket[k] = b
-		s.count[b].Add(1)
+		atomic.AddInt32(&s.count[b], 1)
 	}
 }
 
@@ -208,7 +244,7 @@ func (s *System) sumBlocks(lo, hi int) {
 	for j := lo; j < hi; j++ {
 		var t int32
 		for b := j * blockSize; b < min((j+1)*blockSize, len(s.count)); b++ {
-			t += s.count[b].Load()
+			t += s.count[b]
 		}
 		s.sum[j] = t
 	}
@@ -223,8 +259,8 @@ func (s *System) offsetBlocks(lo, hi int) {
 		end := min((j+1)*blockSize, len(s.count))
 		for b := j * blockSize; b < end; b++ {
 			s.start[b] = run
-			run += s.count[b].Load()
-			s.count[b].Store(s.start[b])
+			run += s.count[b]
+			s.count[b] = s.start[b]
 		}
 		if end == len(s.count) {
 			s.start[end] = run
@@ -235,78 +271,83 @@ func (s *System) offsetBlocks(lo, hi int) {
 func (s *System) scatterChunk(c *ecs.Chunk) {
 	base := c.Index() * s.batch
 	for k := base; k < base+c.Len(); k++ {
-		s.sorted[s.count[s.bucket[k]].Add(1)-1] = s.bySlot[k]
+		s.sorted[atomic.AddInt32(&s.count[s.bucket[k]], 1)-1] = s.bySlot[k]
 	}
 }
 
-func (s *System) sortBlocks(lo, hi int) {
-	for b := lo * blockSize; b < min(hi*blockSize, len(s.count)); b++ {
-		o := s.sorted[s.start[b]:s.start[b+1]]
-		for i := 1; i < len(o); i++ { // insertion sort: buckets hold a few bodies
-			for j := i; j > 0 && o[j].slot < o[j-1].slot; j-- {
-				o[j], o[j-1] = o[j-1], o[j]
-			}
-		}
-		s.count[b].Store(0) // ready for the next step's grid
-	}
-}
-
-// respondRange computes the push of the bodies at [lo, hi) of the bucket
-// order (slots past the last body are unused). Per neighbour row, the three
-// buckets of columns cx-1..cx+1 are adjacent unless the row wraps, so one
-// scan covers them, still in column order.
+// respondRange computes the push of the bodies in buckets [lo, hi) and
+// resets their counters for the next step. A bucket's neighbours are the
+// 3×3 buckets around it; in each of their rows the three are adjacent in
+// bucket order unless the grid wraps there, so a row is one scan or two.
 func (s *System) respondRange(lo, hi int) {
-	st, sn := s.start, s.sorted
-	hi = min(hi, int(st[len(s.count)]))
-	mask := s.wc - 1
+	st, sn, l := s.start, s.sorted, &s.layout
+	w := l.cw + 2
 	touching := int32(0)
-	for j := lo; j < hi; j++ {
-		me := &sn[j]
-		cx, cy := int32(uint32(me.cell)), int32(uint32(me.cell>>32))
-		var ax, ay float64
+	for b := int32(lo); b < int32(hi); b++ {
+		s.count[b] = 0
+		if st[b] == st[b+1] {
+			continue
+		}
+		var spans [6][2]int32
+		ns := 0
+		row, col := b/w, b%w
 		for dy := int32(-1); dy <= 1; dy++ {
-			row := ((cy + dy) & (s.hc - 1)) * s.wc
-			var ranges [3][2]int32
-			nr := 0
-			if x0 := (cx - 1) & mask; x0+2 <= mask {
-				ranges[0] = [2]int32{st[row+x0], st[row+x0+3]}
-				nr = 1
-			} else {
-				for dx := int32(-1); dx <= 1; dx++ {
-					b := row + (cx+dx)&mask
-					ranges[nr] = [2]int32{st[b], st[b+1]}
-					nr++
-				}
+			r := row + dy
+			if l.wrap { // rows and columns 1..cw wrap; 0 and cw+1 stay empty
+				r = (r-1)&(l.ch-1) + 1
 			}
-			for _, rg := range ranges[:nr] {
-				for i := rg[0]; i < rg[1]; i++ {
-					// Only touching bodies count, and those are in the 3×3
-					// cells: bodies of other cells that share a bucket are
-					// a grid's height or width away, and each bucket is
-					// visited once (the grid is at least 4×4).
-					o := &sn[i]
-					ox, oy := me.x-o.x, me.y-o.y
-					d2, rr := ox*ox+oy*oy, me.r+o.r
-					if d2 >= rr*rr || o.slot == me.slot {
-						continue
-					}
-					d := math.Sqrt(d2)
-					nx, ny := 1.0, 0.0
-					switch {
-					case d > 1e-9:
-						nx, ny = ox/d, oy/d
-					case me.slot > o.slot:
-						nx = -1
-					}
-					ax += nx * (rr - d)
-					ay += ny * (rr - d)
-					touching++
-				}
+			first := r*w + col - 1
+			switch {
+			case !l.wrap || (col > 1 && col < l.cw):
+				spans[ns] = [2]int32{st[first], st[first+3]}
+				ns++
+			case col == 1: // the left neighbour is the row's last column
+				spans[ns], spans[ns+1] = [2]int32{st[r*w+l.cw], st[r*w+l.cw+1]}, [2]int32{st[first+1], st[first+3]}
+				ns += 2
+			default: // col == cw: the right neighbour is the row's first
+				spans[ns], spans[ns+1] = [2]int32{st[first], st[first+2]}, [2]int32{st[r*w+1], st[r*w+2]}
+				ns += 2
 			}
 		}
-		s.push[me.slot] = push{ax, ay}
+		// Touching bodies are in the 3×3 cells; bodies of far cells that
+		// share a bucket fail the distance test, and each bucket is
+		// scanned once (the wrapping grid is at least 4×4).
+		for j := st[b]; j < st[b+1]; j++ {
+			me := &sn[j]
+			ax, ay, n := pushOf(me, sn, spans[:ns])
+			s.push[me.slot] = push{ax, ay}
+			touching += n
+		}
 	}
 	s.contacts[lo/respondSize] = touching
+}
+
+// pushOf sums, in fixed point, the pushes on me from the bodies of sn in
+// spans that touch it: their overlap along the line between the centres
+// (along x, away from the lower slot, where two coincide).
+func pushOf(me *node, sn []node, spans [][2]int32) (ax, ay int64, touching int32) {
+	for _, sp := range spans {
+		for k := range sn[sp[0]:sp[1]] {
+			o := &sn[sp[0]+int32(k)]
+			ox, oy := me.x-o.x, me.y-o.y
+			d2, rr := ox*ox+oy*oy, float64(me.r+o.r)
+			if d2 >= rr*rr || o == me {
+				continue
+			}
+			d := math.Sqrt(d2)
+			nx, ny := 1.0, 0.0
+			switch {
+			case d > 1e-9:
+				nx, ny = ox/d, oy/d
+			case me.slot > o.slot:
+				nx = -1
+			}
+			ax += int64(nx * (rr - d) * fixed)
+			ay += int64(ny * (rr - d) * fixed)
+			touching++
+		}
+	}
+	return ax, ay, touching
 }
 
 // applyChunk adds each body's push to its velocity, integrates and
@@ -320,7 +361,8 @@ func (s *System) applyChunk(c *ecs.Chunk) {
 	for i := range pos {
 		k := base + i
 		me, pu := &s.bySlot[k], s.push[k]
-		x, y, r, ax, ay := me.x, me.y, me.r, pu.x, pu.y
+		x, y, r := me.x, me.y, body[i].Radius
+		ax, ay := float64(pu.x)/fixed, float64(pu.y)/fixed
 		v := vel[i]
 		v.X = (v.X + ax*cfg.Stiffness*dt) * keep
 		v.Y = (v.Y + (ay*cfg.Stiffness+cfg.Gravity)*dt) * keep
