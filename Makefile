@@ -24,7 +24,7 @@ GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/n
 
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: help deps deps-build deps-test test fmt fmt-check gen-check vet run bench bench-jobs fuzz
+.PHONY: help deps deps-build deps-test test fmt fmt-check gen-check vet run bench bench-jobs fuzz bench-frame plots
 
 help:
 	@echo "make run         run the example (installs build packages if missing)"
@@ -33,6 +33,7 @@ help:
 	@echo "make fmt | vet | fuzz [FUZZTIME=30s]"
 	@echo "make bench [COUNT=5]   comparison tables, raw output in bench/results.txt"
 	@echo "make bench-jobs        the jobs package's own benchmarks"
+	@echo "make bench-frame [COUNT=5]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
 
 deps: deps-test
 
@@ -102,3 +103,12 @@ bench-jobs:
 
 fuzz:
 	bash scripts/fuzz.sh $(FUZZTIME)
+
+# The engine's whole fixed step at 10k to 200k entities, serial and parallel.
+bench-frame:
+	GOMAXPROCS=2 go test -timeout 30m -run XXX -bench BenchmarkFrame -benchtime 30x -count $(COUNT) ./systems/ | tee bench/frame.txt
+
+# Redraws docs/img/plot-*.png from the committed bench/results.txt and
+# bench/frame.txt; no benchmark runs.
+plots:
+	cd bench && go run ./cmd/plots -results results.txt -frame frame.txt -out ../docs/img

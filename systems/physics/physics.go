@@ -26,17 +26,18 @@ type Config struct {
 //
 //	grid     per chunk: snapshot positions, find each body's bucket, count per bucket
 //	sums     per block of buckets: the block's count
-//	offsets  per block: bucket starts (prefix sums); counts become cursors
-//	scatter  per chunk: copy each body's snapshot into its bucket
+//	offsets  per block: bucket starts (prefix sums)
+//	scatter  per chunk: copy each body's snapshot to its place in its bucket
 //	respond  per range of buckets: each body's push from its neighbours
 //	apply    per chunk: add the push, integrate, bounce
 //
 // Responses are computed bucket by bucket, where neighbours sit close in
 // memory; each reads only the snapshot (the previous positions) and writes
-// only its own entry, and apply writes only its chunk's rows. A push is
-// summed in fixed point, where addition is associative, so the order in
-// which scatter's jobs filled a bucket does not matter: the result is the
-// same for every worker count and batch size.
+// only its own entry, and apply writes only its chunk's rows. A body's
+// place in its bucket is the count grid's atomic increment returned, which
+// depends on which job came first; but a push is summed in fixed point,
+// where addition is associative, so the order within a bucket does not
+// matter: the result is the same for every worker count and batch size.
 type System struct {
 	cfg  Config
 	pos  ecs.Writer[systems.Position]
@@ -51,12 +52,12 @@ type System struct {
 	// By slot (chunk·batch + row), written by the slot's chunk.
 	bySlot []node
 	bucket []int32
+	rank   []int32 // place in the bucket
 	push   []push
 	// By bucket.
-	// Counts, then cursors while scattering, then 0. grid and scatter add
-	// atomically; the other passes run alone on their buckets, ordered by
-	// the pass chain, and use plain loads and stores, which cost far less
-	// than locked ones.
+	// Bodies per bucket; 0 between steps. grid adds atomically; the later
+	// passes run alone on their buckets, ordered by the pass chain, and use
+	// plain loads and stores, which cost far less than locked ones.
 	count    []int32
 	start    []int32 // bucket b is sorted[start[b]:start[b+1]]
 	sum      []int32 // per block of buckets
@@ -180,6 +181,7 @@ func (s *System) resize(n, batch int) {
 	s.bySlot, s.sorted = slices.Grow(s.bySlot[:0], slots)[:slots], slices.Grow(s.sorted[:0], slots)[:slots]
 	s.push = slices.Grow(s.push[:0], slots)[:slots]
 	s.bucket = slices.Grow(s.bucket[:0], slots)[:slots]
+	s.rank = slices.Grow(s.rank[:0], slots)[:slots]
 	s.layout = layoutFor(&s.cfg, slots)
 	m := int(s.layout.cw+2) * int(s.layout.ch+2)
 	if len(s.count) != m {
@@ -235,8 +237,7 @@ func (s *System) gridChunk(c *ecs.Chunk) {
 		x, y := pos[i].X, pos[i].Y
 		s.bySlot[k] = node{x: x, y: y, r: float32(body[i].Radius), slot: int32(k)}
 		b := s.layout.bucketOf(x, y)
-		s.bucket[k] = b
-		atomic.AddInt32(&s.count[b], 1)
+		s.bucket[k], s.rank[k] = b, atomic.AddInt32(&s.count[b], 1)-1
 	}
 }
 
@@ -260,7 +261,6 @@ func (s *System) offsetBlocks(lo, hi int) {
 		for b := j * blockSize; b < end; b++ {
 			s.start[b] = run
 			run += s.count[b]
-			s.count[b] = s.start[b]
 		}
 		if end == len(s.count) {
 			s.start[end] = run
@@ -271,7 +271,7 @@ func (s *System) offsetBlocks(lo, hi int) {
 func (s *System) scatterChunk(c *ecs.Chunk) {
 	base := c.Index() * s.batch
 	for k := base; k < base+c.Len(); k++ {
-		s.sorted[atomic.AddInt32(&s.count[s.bucket[k]], 1)-1] = s.bySlot[k]
+		s.sorted[s.start[s.bucket[k]]+s.rank[k]] = s.bySlot[k]
 	}
 }
 

@@ -17,15 +17,15 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/weft-engine/weft/bench/internal/results"
 )
 
 func main() {
@@ -65,89 +65,47 @@ func divide(implOverSerial bool) func(impl, serial float64) (string, bool) {
 	}
 }
 
-// samples are one row's measurements, one per -count run.
-type samples struct{ ns, allocs []float64 }
-
 // workload keeps its variants and their impls in input order.
 type workload struct {
 	name     string
 	variants []string
 	impls    map[string][]string // variant -> impls in order
-	rows     map[[2]string]*samples
+	rows     map[[2]string]*results.Benchmark
 }
 
-// procsSuffix is the -GOMAXPROCS suffix go test appends to benchmark names.
-var procsSuffix = regexp.MustCompile(`-(\d+)$`)
-
 func run(r io.Reader, w io.Writer) error {
+	set, err := results.Parse(r)
+	if err != nil {
+		return err
+	}
 	var (
 		order []*workload
 		byKey = map[string]*workload{}
-		cpu   string
-		procs string
 	)
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		line := sc.Text()
-		if c, ok := strings.CutPrefix(line, "cpu: "); ok {
-			cpu = c
-			continue
-		}
-		f := strings.Fields(line)
-		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
-			continue
-		}
-		if _, err := strconv.Atoi(f[1]); err != nil {
-			continue // not a result line
-		}
-		name := f[0]
-		if m := procsSuffix.FindStringSubmatch(name); m != nil {
-			procs = m[1]
-			name = name[:len(name)-len(m[0])]
-		}
-		parts := strings.SplitN(strings.TrimPrefix(name, "Benchmark"), "/", 3)
+	for _, b := range set.Benchmarks {
+		parts := b.Parts
 		if len(parts) < 2 {
 			continue // not one of ours: no impl level
 		}
-		wl, im, variant := parts[0], parts[1], ""
-		if len(parts) == 3 {
-			variant = parts[2]
-		}
-		ns, allocs, ok := metrics(f[2:])
-		if !ok {
-			continue
-		}
-
+		wl, im, variant := parts[0], parts[1], strings.Join(parts[2:], "/")
 		x := byKey[wl]
 		if x == nil {
-			x = &workload{name: wl, impls: map[string][]string{}, rows: map[[2]string]*samples{}}
+			x = &workload{name: wl, impls: map[string][]string{}, rows: map[[2]string]*results.Benchmark{}}
 			byKey[wl] = x
 			order = append(order, x)
 		}
-		key := [2]string{variant, im}
-		s := x.rows[key]
-		if s == nil {
-			s = new(samples)
-			x.rows[key] = s
-			if _, seen := x.impls[variant]; !seen {
-				x.variants = append(x.variants, variant)
-			}
-			x.impls[variant] = append(x.impls[variant], im)
+		if _, seen := x.impls[variant]; !seen {
+			x.variants = append(x.variants, variant)
 		}
-		s.ns = append(s.ns, ns)
-		if allocs >= 0 {
-			s.allocs = append(s.allocs, allocs)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return err
+		x.impls[variant] = append(x.impls[variant], im)
+		x.rows[[2]string{variant, im}] = b
 	}
 	if len(order) == 0 {
 		return fmt.Errorf("no benchmark results on stdin")
 	}
 
-	if cpu != "" || procs != "" {
-		fmt.Fprintf(w, "cpu: %s, GOMAXPROCS: %s\n\n", cmp.Or(cpu, "?"), cmp.Or(procs, "1"))
+	if set.CPU != "" || set.Procs != "" {
+		fmt.Fprintf(w, "cpu: %s, GOMAXPROCS: %s\n\n", cmp.Or(set.CPU, "?"), cmp.Or(set.Procs, "1"))
 	}
 	for i, x := range order {
 		if i > 0 {
@@ -158,31 +116,12 @@ func run(r io.Reader, w io.Writer) error {
 	return nil
 }
 
-// metrics reads ns/op and allocs/op from the value-unit pairs of a result
-// line; allocs is -1 without -benchmem.
-func metrics(f []string) (ns, allocs float64, ok bool) {
-	allocs = -1
-	for i := 0; i+1 < len(f); i += 2 {
-		v, err := strconv.ParseFloat(f[i], 64)
-		if err != nil {
-			return 0, 0, false
-		}
-		switch f[i+1] {
-		case "ns/op":
-			ns, ok = v, true
-		case "allocs/op":
-			allocs = v
-		}
-	}
-	return ns, allocs, ok
-}
-
 // print writes the workload's markdown table.
 func (x *workload) print(w io.Writer) {
 	rt, hasRatio := ratios[x.name[:min(2, len(x.name))]]
 	runs := 0
-	for _, s := range x.rows {
-		runs = max(runs, len(s.ns))
+	for _, b := range x.rows {
+		runs = max(runs, len(b.NsPerOp()))
 	}
 	vhead, vals := variantColumn(x.variants)
 
@@ -199,19 +138,19 @@ func (x *workload) print(w io.Writer) {
 	row(w, slices.Repeat([]string{"---"}, len(head)))
 	for vi, v := range x.variants {
 		serial := 0.0
-		if s := x.rows[[2]string{v, "serial"}]; s != nil {
-			serial = median(s.ns)
+		if b := x.rows[[2]string{v, "serial"}]; b != nil {
+			serial = results.Median(b.NsPerOp())
 		}
 		for _, im := range x.impls[v] {
-			s := x.rows[[2]string{v, im}]
-			ns := median(s.ns)
+			b := x.rows[[2]string{v, im}]
+			ns := results.Median(b.NsPerOp())
 			cells := []string{im}
 			if vhead != "" {
 				cells = append(cells, vals[vi])
 			}
 			cells = append(cells, formatNs(ns), "-")
-			if len(s.allocs) > 0 {
-				cells[len(cells)-1] = strconv.FormatFloat(median(s.allocs), 'f', -1, 64)
+			if allocs := b.Metrics["allocs/op"]; len(allocs) > 0 {
+				cells[len(cells)-1] = strconv.FormatFloat(results.Median(allocs), 'f', -1, 64)
 			}
 			if hasRatio {
 				c, ok := rt.of(ns, serial)
@@ -245,16 +184,6 @@ func variantColumn(variants []string) (head string, vals []string) {
 
 func row(w io.Writer, cells []string) {
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
-}
-
-// median of a non-empty sample.
-func median(v []float64) float64 {
-	s := slices.Sorted(slices.Values(v))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // formatNs keeps about three significant digits for small values and
