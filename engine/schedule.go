@@ -114,20 +114,22 @@ func (e *Engine) Build() error {
 	if err := plan.NewAmbiguities(e.cfg.Allowlist); err != nil {
 		return errorf(CodeAmbiguity, "", err, "conflicting systems of one stage are ordered only by registration; add Before/After, or accept each ID in Config.Allowlist")
 	}
+	// The plan's indices are positions in e.par; from here on e.par is in
+	// built order, and each system keeps the plan's predecessors.
 	order := make([]*entry, len(plan.Order))
 	for i, k := range plan.Order {
 		order[i] = e.par[k]
 		order[i].index = i
 		order[i].decl.SetOrder(i)
 	}
+	for i, k := range plan.Order {
+		for _, pk := range plan.Preds[k] {
+			order[i].preds = append(order[i].preds, e.par[pk].index)
+		}
+	}
 	e.par = order
 	e.plan = plan
-	for bi, b := range e.par {
-		for _, a := range e.par[:bi] {
-			if _, ok := a.decl.Access().Conflict(b.decl.Access()); ok || explicit(a, b) {
-				b.preds = append(b.preds, a.index)
-			}
-		}
+	for _, b := range e.par {
 		for _, p := range b.passes {
 			if p.q != nil && !slices.Contains(b.queries, p.q) {
 				b.queries = append(b.queries, p.q)
@@ -147,27 +149,13 @@ func (e *Engine) Build() error {
 	return nil
 }
 
-// safetySystems is the input of safety.Check, in stage order, with each
-// system after the systems of the nearest earlier stage that has some.
+// safetySystems is the input of safety.Check, in e.par's order.
 func (e *Engine) safetySystems() []safety.System {
 	out := make([]safety.System, len(e.par))
-	var prev, cur []string
-	stage := Stage(-1)
 	for i, en := range e.par {
-		if en.stage != stage {
-			if len(cur) > 0 {
-				prev = cur
-			}
-			cur, stage = nil, en.stage
-		}
-		cur = append(cur, en.name)
-		out[i] = safety.System{Name: en.name, Decls: en.decl.Decls(), Before: en.before, After: append(slices.Clone(en.after), prev...)}
+		out[i] = safety.System{Name: en.name, Decls: en.decl.Decls(), Stage: int(en.stage), Before: en.before, After: en.after}
 	}
 	return out
-}
-
-func explicit(a, b *entry) bool {
-	return slices.Contains(a.before, b.name) || slices.Contains(b.after, a.name)
 }
 
 // segments splits the step at the stages that have exclusive systems.

@@ -10,19 +10,22 @@ import (
 )
 
 // System is what Check needs to know of a system: its name, its declared
-// access and its explicit ordering constraints (names of other systems).
+// access, its stage and its explicit ordering constraints (names of other
+// systems). Systems of a lower stage run first; the stage orders them, so
+// a conflict across stages is never ambiguous and needs no constraint.
 type System struct {
 	Name          string
 	Decls         []Decl
+	Stage         int
 	Before, After []string
 }
 
 // Plan is the validated schedule of a set of systems. Indices are
 // positions in the slice given to Check.
 type Plan struct {
-	Order       []int    // execution order: explicit constraints, then registration order
+		Order       []int    // execution order: stage, then explicit constraints, then registration order
 	Access      []Access // each system's declarations, united
-	Preds       [][]int  // each system's direct predecessors: constraints and conflicts with earlier systems
+	Preds       [][]int  // each system's direct predecessors, in Order: constraints and conflicts with earlier systems
 	Ambiguities []Ambiguity
 }
 
@@ -39,8 +42,9 @@ type Ambiguity struct {
 // Check validates systems against reg and derives their order. It returns
 // every problem found, joined: conflicting declarations inside a system
 // (CodeConflictingDecl), unknown keys (CodeUnknownKey), unknown or
-// duplicate system names (CodeUnknownSystem) and cycles in Before/After
-// (CodeCycle). Executed only by the owner, at build time.
+// duplicate system names (CodeUnknownSystem) and cycles in Before/After,
+// or constraints against the stage order (CodeCycle). Executed only by the
+// owner, at build time.
 func Check(reg *Registry, systems []System) (*Plan, error) {
 	n := len(systems)
 	var errs []error
@@ -61,23 +65,32 @@ func Check(reg *Registry, systems []System) (*Plan, error) {
 		succ[from] = append(succ[from], to)
 		p.Preds[to] = append(p.Preds[to], from)
 	}
+		against := func(first, then int) {
+		errs = append(errs, &Error{Code: CodeCycle, Cycle: []string{systems[first].Name, systems[then].Name, systems[first].Name},
+			Msg: fmt.Sprintf("system %q (stage %d) must run before %q (stage %d), against the stage order; drop the constraint or move one of them to another stage",
+				systems[first].Name, systems[first].Stage, systems[then].Name, systems[then].Stage)})
+	}
 	for i, s := range systems {
 		for _, name := range s.Before {
-			if j, ok := index[name]; ok {
+			if j, ok := index[name]; ok && s.Stage > systems[j].Stage {
+				against(i, j)
+			} else if ok {
 				edge(i, j)
 			} else {
 				errs = append(errs, errorf(CodeUnknownSystem, "system %q runs Before %q, which is not a system of this schedule; fix the name or add the system", s.Name, name))
 			}
 		}
-		for _, name := range s.After {
-			if j, ok := index[name]; ok {
+				for _, name := range s.After {
+			if j, ok := index[name]; ok && systems[j].Stage > s.Stage {
+				against(j, i)
+			} else if ok {
 				edge(j, i)
 			} else {
 				errs = append(errs, errorf(CodeUnknownSystem, "system %q runs After %q, which is not a system of this schedule; fix the name or add the system", s.Name, name))
 			}
 		}
 	}
-	order, cyc := topo(succ, p.Preds)
+		order, cyc := topo(systems, succ, p.Preds)
 	if cyc != nil {
 		names := make([]string, len(cyc))
 		for i, c := range cyc {
@@ -90,17 +103,16 @@ func Check(reg *Registry, systems []System) (*Plan, error) {
 		return nil, errors.Join(errs...)
 	}
 	p.Order = order
-	reach := closure(order, succ)
+		reach := closure(order, succ)
 	for qi, b := range order {
+		explicit := p.Preds[b]
+		p.Preds[b] = nil
 		for _, a := range order[:qi] {
 			k, ok := p.Access[a].Conflict(&p.Access[b])
-			if !ok {
-				continue
-			}
-			if !reach[a].has(b) {
-				p.Preds[b] = append(p.Preds[b], a)
+			if ok && !reach[a].has(b) && systems[a].Stage == systems[b].Stage {
 				p.Ambiguities = append(p.Ambiguities, ambiguity(systems[a].Name, systems[b].Name, reg.Name(k)))
-			} else if !slices.Contains(p.Preds[b], a) {
+			}
+			if ok || slices.Contains(explicit, a) {
 				p.Preds[b] = append(p.Preds[b], a)
 			}
 		}
@@ -125,10 +137,11 @@ func declare(reg *Registry, s System, a *Access, errs []error) []error {
 	return errs
 }
 
-// topo orders the graph by Kahn's algorithm, taking the lowest index among
-// the ready systems, so registration order breaks ties. On a cycle it
+// topo orders the graph by Kahn's algorithm, taking among the ready
+// systems the one of the lowest stage, then of the lowest index, so that
+// stages run in order and registration order breaks ties. On a cycle it
 // returns one, first node repeated last.
-func topo(succ, preds [][]int) ([]int, []int) {
+func topo(systems []System, succ, preds [][]int) ([]int, []int) {
 	n := len(succ)
 	indeg := make([]int, n)
 	for i := range preds {
@@ -137,11 +150,10 @@ func topo(succ, preds [][]int) ([]int, []int) {
 	order := make([]int, 0, n)
 	done := make([]bool, n)
 	for len(order) < n {
-		next := -1
+				next := -1
 		for i := range n {
-			if !done[i] && indeg[i] == 0 {
+			if !done[i] && indeg[i] == 0 && (next < 0 || systems[i].Stage < systems[next].Stage) {
 				next = i
-				break
 			}
 		}
 		if next < 0 {

@@ -51,6 +51,14 @@ func TestCheckErrors(t *testing.T) {
 		{"unknown system", []System{
 			{Name: "anim", After: []string{"physic"}},
 		}, CodeUnknownSystem, `safety: WEFT-S005: system "anim" runs After "physic", which is not a system of this schedule; fix the name or add the system`},
+				{"before against the stages", []System{
+			{Name: "draw", Stage: 1},
+			{Name: "physics", Stage: 2, Before: []string{"draw"}},
+		}, CodeCycle, `safety: WEFT-S002: system "physics" (stage 2) must run before "draw" (stage 1), against the stage order; drop the constraint or move one of them to another stage`},
+		{"after against the stages", []System{
+			{Name: "input", Stage: 0, After: []string{"draw"}},
+			{Name: "draw", Stage: 3},
+		}, CodeCycle, `safety: WEFT-S002: system "draw" (stage 3) must run before "input" (stage 0), against the stage order; drop the constraint or move one of them to another stage`},
 		{"duplicate name", []System{{Name: "anim"}, {Name: "anim"}}, CodeUnknownSystem,
 			`safety: WEFT-S005: systems 0 and 1 are both named "anim"; give every system a unique name`},
 	}
@@ -63,7 +71,7 @@ func TestCheckErrors(t *testing.T) {
 			var se *Error
 			require.True(t, errors.As(err, &se))
 			assert.Equal(t, c.code, se.Code)
-			if c.code == CodeCycle {
+						if c.name == "cycle" {
 				assert.Equal(t, []string{"a", "b", "c", "a"}, se.Cycle)
 			}
 		})
@@ -189,4 +197,34 @@ func pos(s []int, v int) int {
 		}
 	}
 	return -1
+}
+
+// Stages order systems before constraints and registration do; a conflict
+// across stages is ordered by them (an edge, no ambiguity), and systems of
+// different stages that do not conflict get no edge.
+func TestCheckStages(t *testing.T) {
+	reg := registry(t, "Position", "Velocity", "Health")
+	p, err := Check(reg, []System{
+		{Name: "draw", Stage: 2, Decls: []Decl{{kPos, Read}}},
+		{Name: "move", Stage: 1, Decls: []Decl{{kPos, Write}, {kVel, Read}}},
+		{Name: "heal", Stage: 1, Decls: []Decl{{kHP, Write}}, Before: []string{"move"}},
+		{Name: "input", Stage: 0, Decls: []Decl{{kVel, Write}}},
+		{Name: "hurt", Stage: 1, Decls: []Decl{{kHP, Write}}},
+	})
+	require.NoError(t, err)
+	names := func(ix []int) []string {
+		var out []string
+		for _, i := range ix {
+			out = append(out, []string{"draw", "move", "heal", "input", "hurt"}[i])
+		}
+		return out
+	}
+	assert.Equal(t, []string{"input", "heal", "move", "hurt", "draw"}, names(p.Order))
+	assert.Equal(t, []string{"input", "heal"}, names(p.Preds[1]), "move: a conflict across stages, and its constraint")
+	assert.Equal(t, []string{"move"}, names(p.Preds[0]), "draw after move only: it conflicts with nothing else")
+	assert.Empty(t, p.Preds[3])
+	assert.Equal(t, []string{"heal"}, names(p.Preds[4]))
+	require.Len(t, p.Ambiguities, 1, "heal and hurt, of one stage, are ordered only by registration")
+	assert.Equal(t, "heal", p.Ambiguities[0].First)
+	assert.Equal(t, "hurt", p.Ambiguities[0].Second)
 }
