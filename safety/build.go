@@ -23,7 +23,7 @@ type System struct {
 // Plan is the validated schedule of a set of systems. Indices are
 // positions in the slice given to Check.
 type Plan struct {
-		Order       []int    // execution order: stage, then explicit constraints, then registration order
+	Order       []int    // execution order: stage, then explicit constraints, then registration order
 	Access      []Access // each system's declarations, united
 	Preds       [][]int  // each system's direct predecessors, in Order: constraints and conflicts with earlier systems
 	Ambiguities []Ambiguity
@@ -65,7 +65,7 @@ func Check(reg *Registry, systems []System) (*Plan, error) {
 		succ[from] = append(succ[from], to)
 		p.Preds[to] = append(p.Preds[to], from)
 	}
-		against := func(first, then int) {
+	against := func(first, then int) {
 		errs = append(errs, &Error{Code: CodeCycle, Cycle: []string{systems[first].Name, systems[then].Name, systems[first].Name},
 			Msg: fmt.Sprintf("system %q (stage %d) must run before %q (stage %d), against the stage order; drop the constraint or move one of them to another stage",
 				systems[first].Name, systems[first].Stage, systems[then].Name, systems[then].Stage)})
@@ -80,7 +80,7 @@ func Check(reg *Registry, systems []System) (*Plan, error) {
 				errs = append(errs, errorf(CodeUnknownSystem, "system %q runs Before %q, which is not a system of this schedule; fix the name or add the system", s.Name, name))
 			}
 		}
-				for _, name := range s.After {
+		for _, name := range s.After {
 			if j, ok := index[name]; ok && systems[j].Stage > s.Stage {
 				against(j, i)
 			} else if ok {
@@ -90,7 +90,7 @@ func Check(reg *Registry, systems []System) (*Plan, error) {
 			}
 		}
 	}
-		order, cyc := topo(systems, succ, p.Preds)
+	order, cyc := topo(systems, succ, p.Preds)
 	if cyc != nil {
 		names := make([]string, len(cyc))
 		for i, c := range cyc {
@@ -103,7 +103,7 @@ func Check(reg *Registry, systems []System) (*Plan, error) {
 		return nil, errors.Join(errs...)
 	}
 	p.Order = order
-		reach := closure(order, succ)
+	reach := closure(order, succ)
 	for qi, b := range order {
 		explicit := p.Preds[b]
 		p.Preds[b] = nil
@@ -150,7 +150,7 @@ func topo(systems []System, succ, preds [][]int) ([]int, []int) {
 	order := make([]int, 0, n)
 	done := make([]bool, n)
 	for len(order) < n {
-				next := -1
+		next := -1
 		for i := range n {
 			if !done[i] && indeg[i] == 0 && (next < 0 || systems[i].Stage < systems[next].Stage) {
 				next = i

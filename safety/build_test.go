@@ -51,7 +51,7 @@ func TestCheckErrors(t *testing.T) {
 		{"unknown system", []System{
 			{Name: "anim", After: []string{"physic"}},
 		}, CodeUnknownSystem, `safety: WEFT-S005: system "anim" runs After "physic", which is not a system of this schedule; fix the name or add the system`},
-				{"before against the stages", []System{
+		{"before against the stages", []System{
 			{Name: "draw", Stage: 1},
 			{Name: "physics", Stage: 2, Before: []string{"draw"}},
 		}, CodeCycle, `safety: WEFT-S002: system "physics" (stage 2) must run before "draw" (stage 1), against the stage order; drop the constraint or move one of them to another stage`},
@@ -71,7 +71,7 @@ func TestCheckErrors(t *testing.T) {
 			var se *Error
 			require.True(t, errors.As(err, &se))
 			assert.Equal(t, c.code, se.Code)
-						if c.name == "cycle" {
+			if c.name == "cycle" {
 				assert.Equal(t, []string{"a", "b", "c", "a"}, se.Cycle)
 			}
 		})
