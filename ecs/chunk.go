@@ -16,10 +16,16 @@ type Chunk struct {
 	q            *queryBase
 	index, table int
 	start, end   int
+	worker       int
 }
 
 // Index is the chunk's position among its query's chunks this frame.
 func (c *Chunk) Index() int { return c.index }
+
+// Worker is the pool participant running the chunk's job: 0 for the
+// owner, 1..W for the workers. It is for scratch space of one's own (a
+// per-worker counter needs no atomics); results must not depend on it.
+func (c *Chunk) Worker() int { return c.worker }
 
 // Len is the chunk's number of rows.
 func (c *Chunk) Len() int { return c.end - c.start }

@@ -392,6 +392,11 @@ func (f *Frame) Time() Time { return *f.e.time }
 // Batch is the rows per chunk of this step.
 func (f *Frame) Batch() int { return f.e.batch }
 
+// Participants is the number of goroutines that run this step's jobs: the
+// workers and the owner. ecs.Chunk.Worker is below it, so a system can
+// keep per-worker scratch space.
+func (f *Frame) Participants() int { return f.e.pool.Workers() + 1 }
+
 // Snapshot is the render snapshot being built: append draw items to it in
 // Merge. It is published when the step ends.
 func (f *Frame) Snapshot() *Snapshot { return f.snap }

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sync/atomic"
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
@@ -28,16 +27,17 @@ type Config struct {
 //	sums     per block of buckets: the block's count
 //	offsets  per block: bucket starts (prefix sums)
 //	scatter  per chunk: copy each body's snapshot to its place in its bucket
-//	respond  per range of buckets: each body's push from its neighbours
+//	respond  per range of odd bucket rows, then of even rows: push touching pairs apart
 //	apply    per chunk: add the push, integrate, bounce
 //
-// Responses are computed bucket by bucket, where neighbours sit close in
-// memory; each reads only the snapshot (the previous positions) and writes
-// only its own entry, and apply writes only its chunk's rows. A body's
-// place in its bucket is the count grid's atomic increment returned, which
-// depends on which job came first; but a push is summed in fixed point,
-// where addition is associative, so the order within a bucket does not
-// matter: the result is the same for every worker count and batch size.
+// Bodies sit in bucket order, where neighbours are close in memory. A
+// bucket row finds each touching pair once, against its own row and the
+// next, and adds the pair's push to both bodies: rows of one parity write
+// disjoint rows, so respond runs in two passes with plain stores. Every
+// push reads only the snapshot (the previous positions), and is summed in
+// fixed point, where addition is associative: neither the order of a
+// bucket (which job counted first) nor which job added a push changes a
+// bit, so the result is the same for every worker count and batch size.
 type System struct {
 	cfg  Config
 	pos  ecs.Writer[systems.Position]
@@ -45,24 +45,25 @@ type System struct {
 	body ecs.Reader[systems.Body]
 	time ecs.ResReader[engine.Time]
 
-	grid, sums, offsets, scatter, respond, apply *engine.Pass
+	grid, sums, offsets, scatter, respondOdd, respondEven, apply *engine.Pass
 
-	batch, blocks int
-	layout        layout
+	batch, blocks, rowsPerJob int
+	layout                    layout
 	// By slot (chunk·batch + row), written by the slot's chunk.
 	bySlot []node
 	bucket []int32
-	rank   []int32 // place in the bucket
-	push   []push
-	// By bucket.
-	// Bodies per bucket; 0 between steps. grid adds atomically; the later
-	// passes run alone on their buckets, ordered by the pass chain, and use
-	// plain loads and stores, which cost far less than locked ones.
-	count    []int32
-	start    []int32 // bucket b is sorted[start[b]:start[b+1]]
-	sum      []int32 // per block of buckets
-	sorted   []node  // in bucket order
-	contacts []int32 // per respond range
+	who    []uint16 // the participant that counted the slot
+	place  []int32  // grid: rank among who's bodies of the bucket; scatter on: index in sorted
+	// By bucket. counts has one row per participant, so grid needs no
+	// atomics; offsets turns counts into where each participant's share of
+	// the bucket starts, and respond zeroes them for the next step.
+	counts [][]int32
+	start  []int32 // bucket b is sorted[start[b]:start[b+1]]
+	sum    []int32 // per block of buckets
+	// In bucket order.
+	sorted   []node
+	acc      []push
+	contacts []int32 // per respond range, odd rows' first
 	dirty    bool    // owner only: a step started whose Merge has not run
 
 	// Contacts is the number of touching pairs (counted from both sides) in
@@ -85,20 +86,20 @@ type push struct{ x, y int64 }
 const fixed = 1 << 32
 
 const (
-	blockSize   = 4096 // buckets per job of sums and offsets
-	respondSize = 2048 // buckets per respond job
+	blockSize = 4096 // buckets per job of sums and offsets
+	jobBodies = 2048 // about this many bodies per respond job
 )
 
 // layout maps cells to buckets, row-major, with a one-bucket empty border
-// so that the 3×3 buckets around any body's bucket exist. In a bounded
-// world of not too many cells each cell has its own bucket (cells beyond
-// the bounds clamp onto the edge, which keeps neighbours neighbours);
+// so that the buckets around any body's bucket exist. In a bounded world
+// of not too many cells each cell has its own bucket (cells beyond the
+// bounds clamp onto the edge, which keeps neighbours neighbours);
 // otherwise cells wrap onto a grid of about one bucket per body, where far
 // cells share buckets and distance tests tell them apart.
 type layout struct {
 	wrap       bool
 	minX, minY float64 // bounded: the world's corner
-	cw, ch     int32   // cells across and down (wrap: powers of two)
+	cw, ch     int32   // cells across and down (wrap: powers of two, at least 4)
 	inv        float64 // 1 / cell size
 }
 
@@ -126,7 +127,8 @@ func (s *System) Build(b *engine.Builder) error {
 	s.sums = b.Range("sums", s.sumBlocks)
 	s.offsets = b.Range("offsets", s.offsetBlocks)
 	s.scatter = b.Chunks("scatter", q, s.scatterChunk)
-	s.respond = b.Range("respond", s.respondRange)
+	s.respondOdd = b.Range("respond-odd", func(lo, hi int) { s.respondRows(1, lo, hi) })
+	s.respondEven = b.Range("respond-even", func(lo, hi int) { s.respondRows(2, lo, hi) })
 	s.apply = b.Chunks("apply", q, s.applyChunk)
 	return nil
 }
@@ -137,11 +139,14 @@ func (s *System) Schedule(f *engine.Frame) error {
 	if err != nil {
 		return err
 	}
-	s.resize(n, f.Batch())
+	s.resize(n, f.Batch(), f.Participants())
 	if s.dirty { // the last step's passes did not all finish: counters may be stale
-		clear(s.count)
+		for _, c := range s.counts {
+			clear(c)
+		}
 	}
 	s.dirty = true // until Merge sees the passes done
+	odd, even := s.rows(1), s.rows(2)
 	// Each pass starts after the previous one (a system's passes chain).
 	err = f.Run(s.grid)
 	if err == nil {
@@ -154,7 +159,10 @@ func (s *System) Schedule(f *engine.Frame) error {
 		err = f.Run(s.scatter)
 	}
 	if err == nil {
-		err = f.RunRange(s.respond, len(s.count), respondSize)
+		err = f.RunRange(s.respondOdd, odd, s.rowsPerJob)
+	}
+	if err == nil {
+		err = f.RunRange(s.respondEven, even, s.rowsPerJob)
 	}
 	if err == nil {
 		err = f.Run(s.apply)
@@ -172,27 +180,35 @@ func (s *System) Merge(*engine.Frame) error {
 	return nil
 }
 
-// resize grows the buffers to n chunks of batch slots and lays out the
-// buckets; it allocates only when they grow. Executed only by the owner,
-// before the passes start.
-func (s *System) resize(n, batch int) {
+// resize grows the buffers to n chunks of batch slots counted by parts
+// participants, and lays out the buckets; it allocates only when they
+// grow. Executed only by the owner, before the passes start.
+func (s *System) resize(n, batch, parts int) {
 	slots := n * batch
 	s.batch = batch
 	s.bySlot, s.sorted = slices.Grow(s.bySlot[:0], slots)[:slots], slices.Grow(s.sorted[:0], slots)[:slots]
-	s.push = slices.Grow(s.push[:0], slots)[:slots]
-	s.bucket = slices.Grow(s.bucket[:0], slots)[:slots]
-	s.rank = slices.Grow(s.rank[:0], slots)[:slots]
+	s.acc = slices.Grow(s.acc[:0], slots)[:slots]
+	s.bucket, s.place = slices.Grow(s.bucket[:0], slots)[:slots], slices.Grow(s.place[:0], slots)[:slots]
+	s.who = slices.Grow(s.who[:0], slots)[:slots]
 	s.layout = layoutFor(&s.cfg, slots)
 	m := int(s.layout.cw+2) * int(s.layout.ch+2)
-	if len(s.count) != m {
-		s.count = make([]int32, m) // new counters start at 0
+	if len(s.counts) != parts || len(s.counts[0]) != m {
+		s.counts = make([][]int32, parts) // new counters start at 0
+		for i := range s.counts {
+			s.counts[i] = make([]int32, m)
+		}
 	}
 	s.start = slices.Grow(s.start[:0], m+1)[:m+1]
 	s.blocks = (m + blockSize - 1) / blockSize
 	s.sum = slices.Grow(s.sum[:0], s.blocks)[:s.blocks]
-	nr := (m + respondSize - 1) / respondSize
+	s.rowsPerJob = max(1, jobBodies*int(s.layout.ch)/max(slots, 1))
+	nr := (s.rows(1)+s.rowsPerJob-1)/s.rowsPerJob + (s.rows(2)+s.rowsPerJob-1)/s.rowsPerJob
 	s.contacts = slices.Grow(s.contacts[:0], nr)[:nr]
 }
+
+// rows is the number of bucket rows of a parity: first 1 (rows 1, 3, ...)
+// or 2 (rows 2, 4, ...).
+func (s *System) rows(first int) int { return (int(s.layout.ch) - first + 2) / 2 }
 
 // layoutFor picks the bucket layout for slots bodies: one bucket per cell
 // of the bounds if that is at most four buckets a body, else a wrapping
@@ -227,43 +243,52 @@ func (l *layout) bucketOf(x, y float64) int32 {
 // The pass functions below run as jobs, any number at once, each on its
 // own chunk or range. Each relies only on the passes before it having
 // finished (a system's passes chain) and writes only its own slots,
-// buckets or rows; the atomics make the shared bucket counters safe.
+// buckets, rows or participant's counters, so none needs atomics.
 
 func (s *System) gridChunk(c *ecs.Chunk) {
 	pos, body := s.pos.Column(c), s.body.Column(c)
+	w := c.Worker()
+	counts := s.counts[w]
 	base := c.Index() * s.batch
 	for i := range pos {
 		k := base + i
 		x, y := pos[i].X, pos[i].Y
 		s.bySlot[k] = node{x: x, y: y, r: float32(body[i].Radius), slot: int32(k)}
 		b := s.layout.bucketOf(x, y)
-		s.bucket[k], s.rank[k] = b, atomic.AddInt32(&s.count[b], 1)-1
+		s.bucket[k], s.place[k], s.who[k] = b, counts[b], uint16(w)
+		counts[b]++
 	}
 }
 
 func (s *System) sumBlocks(lo, hi int) {
 	for j := lo; j < hi; j++ {
 		var t int32
-		for b := j * blockSize; b < min((j+1)*blockSize, len(s.count)); b++ {
-			t += s.count[b]
+		end := min((j+1)*blockSize, len(s.start)-1)
+		for _, counts := range s.counts {
+			for _, n := range counts[j*blockSize : end] {
+				t += n
+			}
 		}
 		s.sum[j] = t
 	}
 }
 
 func (s *System) offsetBlocks(lo, hi int) {
+	m := len(s.start) - 1
 	for j := lo; j < hi; j++ {
 		var run int32
 		for _, t := range s.sum[:j] {
 			run += t
 		}
-		end := min((j+1)*blockSize, len(s.count))
+		end := min((j+1)*blockSize, m)
 		for b := j * blockSize; b < end; b++ {
 			s.start[b] = run
-			run += s.count[b]
+			for _, counts := range s.counts {
+				counts[b], run = run, run+counts[b]
+			}
 		}
-		if end == len(s.count) {
-			s.start[end] = run
+		if end == m {
+			s.start[m] = run
 		}
 	}
 }
@@ -271,67 +296,96 @@ func (s *System) offsetBlocks(lo, hi int) {
 func (s *System) scatterChunk(c *ecs.Chunk) {
 	base := c.Index() * s.batch
 	for k := base; k < base+c.Len(); k++ {
-		s.sorted[s.start[s.bucket[k]]+s.rank[k]] = s.bySlot[k]
+		i := s.counts[s.who[k]][s.bucket[k]] + s.place[k]
+		s.sorted[i], s.acc[i], s.place[k] = s.bySlot[k], push{}, i
 	}
 }
 
-// respondRange computes the push of the bodies in buckets [lo, hi) and
-// resets their counters for the next step. A bucket's neighbours are the
-// 3×3 buckets around it; in each of their rows the three are adjacent in
-// bucket order unless the grid wraps there, so a row is one scan or two.
-func (s *System) respondRange(lo, hi int) {
-	st, sn, l := s.start, s.sorted, &s.layout
+// respondRows handles bucket rows first+2·lo, ..., first+2·(hi-1): it
+// finds each touching pair once, against the bodies after it in its own
+// bucket, in the bucket to the right and in the three buckets below, adds
+// the push to both bodies, and zeroes the rows' counters. Only the rows it
+// handles and the rows after them are written, so rows of one parity can
+// run at once. In a wrapping grid the right and lower neighbours wrap
+// (rows and columns 1..cw, ch; 0 and cw+1, ch+1 stay empty); with at
+// least 4×4 buckets no pair is found twice.
+func (s *System) respondRows(first, lo, hi int) {
+	st, sn, acc, l := s.start, s.sorted, s.acc, &s.layout
 	w := l.cw + 2
 	touching := int32(0)
-	for b := int32(lo); b < int32(hi); b++ {
-		s.count[b] = 0
-		if st[b] == st[b+1] {
-			continue
+	for ri := lo; ri < hi; ri++ {
+		r := int32(first + 2*ri)
+		next := r + 1
+		if l.wrap && next > l.ch {
+			next = 1
 		}
-		var spans [6][2]int32
-		ns := 0
-		row, col := b/w, b%w
-		for dy := int32(-1); dy <= 1; dy++ {
-			r := row + dy
-			if l.wrap { // rows and columns 1..cw wrap; 0 and cw+1 stay empty
-				r = (r-1)&(l.ch-1) + 1
+				// offsets left a base in every bucket; rows 1 and ch take the
+		// empty border rows 0 and ch+1 along.
+		zlo, zhi := r, r+1
+		if r == 1 {
+			zlo = 0
+		}
+		if r == l.ch {
+			zhi = r + 2
+		}
+		for _, counts := range s.counts {
+			clear(counts[zlo*w : zhi*w])
+		}
+		for col := int32(1); col <= l.cw; col++ {
+			b := r*w + col
+			if st[b] == st[b+1] {
+				continue
 			}
-			first := r*w + col - 1
+			// Spans after the body: the right bucket, then the row below.
+			var spans [4][2]int32
+			ns := 0
+			if l.wrap && col == l.cw {
+				spans[0], spans[1] = [2]int32{st[b], st[b+1]}, [2]int32{st[r*w+1], st[r*w+2]}
+				ns = 2
+			} else {
+				spans[0] = [2]int32{st[b], st[b+2]}
+				ns = 1
+			}
+			below := next*w + col - 1
 			switch {
 			case !l.wrap || (col > 1 && col < l.cw):
-				spans[ns] = [2]int32{st[first], st[first+3]}
+				spans[ns] = [2]int32{st[below], st[below+3]}
 				ns++
 			case col == 1: // the left neighbour is the row's last column
-				spans[ns], spans[ns+1] = [2]int32{st[r*w+l.cw], st[r*w+l.cw+1]}, [2]int32{st[first+1], st[first+3]}
+				spans[ns], spans[ns+1] = [2]int32{st[next*w+l.cw], st[next*w+l.cw+1]}, [2]int32{st[below+1], st[below+3]}
 				ns += 2
 			default: // col == cw: the right neighbour is the row's first
-				spans[ns], spans[ns+1] = [2]int32{st[first], st[first+2]}, [2]int32{st[r*w+1], st[r*w+2]}
+				spans[ns], spans[ns+1] = [2]int32{st[below], st[below+2]}, [2]int32{st[next*w+1], st[next*w+2]}
 				ns += 2
 			}
-		}
-		// Touching bodies are in the 3×3 cells; bodies of far cells that
-		// share a bucket fail the distance test, and each bucket is
-		// scanned once (the wrapping grid is at least 4×4).
-		for j := st[b]; j < st[b+1]; j++ {
-			me := &sn[j]
-			ax, ay, n := pushOf(me, sn, spans[:ns])
-			s.push[me.slot] = push{ax, ay}
-			touching += n
+			for j := st[b]; j < st[b+1]; j++ {
+				spans[0][0] = j + 1 // own bucket: only the bodies after j
+				touching += pairs(sn, acc, j, spans[:ns])
+			}
 		}
 	}
-	s.contacts[lo/respondSize] = touching
+	off := 0
+	if first == 2 {
+		off = (s.rows(1) + s.rowsPerJob - 1) / s.rowsPerJob
+	}
+	s.contacts[off+lo/s.rowsPerJob] = touching
 }
 
-// pushOf sums, in fixed point, the pushes on me from the bodies of sn in
-// spans that touch it: their overlap along the line between the centres
-// (along x, away from the lower slot, where two coincide).
-func pushOf(me *node, sn []node, spans [][2]int32) (ax, ay int64, touching int32) {
+// pairs adds to acc the pushes between body j of sn and every body of
+// spans that touches it, and returns twice their number (contacts count
+// from both sides). A pair's push is their overlap along the line between
+// their centres (along x, away from the lower slot, where two coincide);
+// the two bodies get opposite pushes, exactly.
+func pairs(sn []node, acc []push, j int32, spans [][2]int32) (touching int32) {
+	me := &sn[j]
+	var ax, ay int64
 	for _, sp := range spans {
 		for k := range sn[sp[0]:sp[1]] {
-			o := &sn[sp[0]+int32(k)]
+			i := sp[0] + int32(k)
+			o := &sn[i]
 			ox, oy := me.x-o.x, me.y-o.y
 			d2, rr := ox*ox+oy*oy, float64(me.r+o.r)
-			if d2 >= rr*rr || o == me {
+			if d2 >= rr*rr {
 				continue
 			}
 			d := math.Sqrt(d2)
@@ -342,12 +396,16 @@ func pushOf(me *node, sn []node, spans [][2]int32) (ax, ay int64, touching int32
 			case me.slot > o.slot:
 				nx = -1
 			}
-			ax += int64(nx * (rr - d) * fixed)
-			ay += int64(ny * (rr - d) * fixed)
-			touching++
+			px, py := int64(nx*(rr-d)*fixed), int64(ny*(rr-d)*fixed)
+			ax, ay = ax+px, ay+py
+			acc[i].x -= px
+			acc[i].y -= py
+			touching += 2
 		}
 	}
-	return ax, ay, touching
+	acc[j].x += ax
+	acc[j].y += ay
+	return touching
 }
 
 // applyChunk adds each body's push to its velocity, integrates and
@@ -360,7 +418,7 @@ func (s *System) applyChunk(c *ecs.Chunk) {
 	base := c.Index() * s.batch
 	for i := range pos {
 		k := base + i
-		me, pu := &s.bySlot[k], s.push[k]
+		me, pu := &s.bySlot[k], s.acc[s.place[k]]
 		x, y, r := me.x, me.y, body[i].Radius
 		ax, ay := float64(pu.x)/fixed, float64(pu.y)/fixed
 		v := vel[i]
