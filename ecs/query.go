@@ -111,7 +111,7 @@ func (q *queryBase) addTable(ents []ark.Entity, cols [maxCols]unsafe.Pointer) {
 // job after Prepare publishes it (the pool's queues are synchronised).
 func (q *queryBase) job(fn func(c *Chunk)) jobs.Func {
 	return func(ctx *jobs.Ctx) {
-				c := &q.chunks[ctx.Label().Chunk]
+		c := &q.chunks[ctx.Label().Chunk]
 		c.worker = ctx.Worker()
 		if !checksCompiled || !q.w.checks {
 			fn(c)

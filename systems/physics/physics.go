@@ -319,7 +319,7 @@ func (s *System) respondRows(first, lo, hi int) {
 		if l.wrap && next > l.ch {
 			next = 1
 		}
-				// offsets left a base in every bucket; rows 1 and ch take the
+		// offsets left a base in every bucket; rows 1 and ch take the
 		// empty border rows 0 and ch+1 along.
 		zlo, zhi := r, r+1
 		if r == 1 {
