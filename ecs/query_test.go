@@ -203,3 +203,28 @@ func panicOf(err error) any {
 	}
 	return nil
 }
+
+// A chunk knows which participant runs it: the owner or a worker, never
+// anything else, and on the serial pool always the owner.
+func TestChunkWorker(t *testing.T) {
+	for _, workers := range []int{0, 2} {
+		s := newScene(t, 3000, Options{})
+		pool := newPool(t, workers)
+		require.NoError(t, s.w.BeginFrame())
+		n, err := s.qi.Prepare(16)
+		require.NoError(t, err)
+		ran := make([]int, n)
+		body := s.qi.Job(func(c *Chunk) { ran[c.Index()] = c.Worker() + 1 })
+		h, err := pool.ParallelFor(jobs.Job{Label: jobs.Label{Name: "x"}, Run: body}, n, 1)
+		require.NoError(t, err)
+		require.NoError(t, pool.Wait(h))
+		_, err = s.w.EndFrame()
+		require.NoError(t, err)
+		for i, w := range ran {
+			assert.True(t, w >= 1 && w <= workers+1, "workers=%d: chunk %d ran on participant %d", workers, i, w-1)
+			if workers == 0 {
+				assert.Equal(t, 1, w)
+			}
+		}
+	}
+}

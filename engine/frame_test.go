@@ -194,3 +194,17 @@ func TestStepWithFailingSystem(t *testing.T) {
 	assert.Equal(t, uint64(2), e.Timings().Dropped)
 	assert.InDelta(t, 0.5, e.Time().Alpha, 1e-9)
 }
+
+// Participants follows the worker count, SetWorkers included.
+func TestParticipants(t *testing.T) {
+	e := newEngine(t, world(t, 2), engine.Config{Workers: 1})
+	got := 0
+	e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
+		sched: func(f *engine.Frame) error { got = f.Participants(); return nil }})
+	require.NoError(t, e.Build())
+	require.NoError(t, e.Tick())
+	assert.Equal(t, 2, got)
+	require.NoError(t, e.SetWorkers(0))
+	require.NoError(t, e.Tick())
+	assert.Equal(t, 1, got)
+}
