@@ -10,8 +10,8 @@ COUNT ?= 5
 W1TIME ?= 1000000x
 BENCHTIME ?= 100x
 FUZZTIME ?= 30s
-# What `make run` starts; becomes ./demo once the game exists.
-RUN ?= ./examples/jobsdemo
+# What `make run` starts.
+RUN ?= ./demo
 
 # Debian packages: Ebiten's cgo build (also gcc for -race), and for tests
 # xvfb-run, which calls xauth.

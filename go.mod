@@ -3,6 +3,7 @@ module github.com/weft-engine/weft
 go 1.26
 
 require (
+	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/mlange-42/ark v0.8.3
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
@@ -12,7 +13,6 @@ require (
 	github.com/ebitengine/gomobile v0.0.0-20240911145611-4856209ac325 // indirect
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
 	github.com/ebitengine/purego v0.8.0 // indirect
-	github.com/hajimehoshi/ebiten/v2 v2.8.8 // indirect
 	github.com/jezek/xgb v1.1.1 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sync v0.8.0 // indirect

@@ -84,7 +84,7 @@ type PathJob struct {
 
 // Slice is one chunk job in the timeline.
 type Slice struct {
-	Label      string // the pass, e.g. "physics.integrate"
+	Label      string // the pass, e.g. "physics.grid"
 	System     int32  // index into StepTimings.Systems; -1 for engine jobs
 	Chunk      int32
 	Rows       int32 // entities in the chunk; 0 for range passes and engine jobs

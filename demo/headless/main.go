@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 
 	"github.com/weft-engine/weft/demo/game"
 	"github.com/weft-engine/weft/engine"
@@ -26,9 +25,10 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // options are the command's flags.
 type options struct {
-	frames, entities, workers, batch int
-	checks, json                     bool
-	trace                            string
+	game.Config
+	frames int
+	json   bool
+	trace  string
 }
 
 // maxWindow bounds the timings window: the summary covers every frame up
@@ -47,35 +47,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var o options
 	fs.IntVar(&o.frames, "frames", 0, "fixed steps to run (at least 1)")
-	fs.IntVar(&o.entities, "entities", game.DefaultEntities, "bodies kept alive (0: the default)")
-	fs.IntVar(&o.workers, "workers", max(1, runtime.GOMAXPROCS(0)-1), "worker goroutines besides the owner; 0 is serial")
-	fs.IntVar(&o.batch, "batch", game.DefaultBatch, "rows per chunk (at least 1)")
-	fs.BoolVar(&o.checks, "checks", false, "run with the safety and ecs checks on")
+	o.AddFlags(fs)
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the table")
 	fs.StringVar(&o.trace, "trace", "", "write the last step's Chrome trace JSON to `file`")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	code, ok := o.ParseFlags(fs, args, func() string {
+		if o.frames < 1 {
+			return "-frames must be at least 1"
 		}
-		return 2 // fs printed the error and the usage
-	}
-	bad := ""
-	switch {
-	case fs.NArg() > 0:
-		bad = fmt.Sprintf("unexpected arguments %q", fs.Args())
-	case o.frames < 1:
-		bad = "-frames must be at least 1"
-	case o.entities < 0:
-		bad = "-entities must not be negative"
-	case o.workers < 0:
-		bad = "-workers must not be negative"
-	case o.batch < 1:
-		bad = "-batch must be at least 1"
-	}
-	if bad != "" {
-		fmt.Fprintln(stderr, "headless:", bad)
-		fs.Usage()
-		return 2
+		return ""
+	})
+	if !ok {
+		return code
 	}
 	if err := simulate(o, stdout); err != nil {
 		fmt.Fprintln(stderr, "headless:", err)
@@ -86,7 +68,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // simulate runs o.frames steps and writes the report.
 func simulate(o options, stdout io.Writer) (err error) {
-	g, err := game.New(game.Config{Entities: o.entities, Workers: o.workers, Batch: o.batch, Checks: o.checks, Seed: 1, Window: min(o.frames, maxWindow)})
+	cfg := o.Config
+	cfg.Seed, cfg.Window = 1, min(o.frames, maxWindow)
+	g, err := game.New(cfg)
 	if err != nil {
 		return err
 	}

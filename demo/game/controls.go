@@ -1,0 +1,173 @@
+package game
+
+import (
+	"errors"
+	"math"
+	"slices"
+
+	"github.com/weft-engine/weft/engine"
+)
+
+// Keys are the hotkeys that went down this frame, as plain data: the
+// window fills them from Ebiten, a test by hand.
+type Keys struct {
+	WorkersUp, WorkersDown bool // one worker more or fewer
+	Serial                 bool // switch between serial and parallel
+	Checks                 bool // safety and ecs checks on or off
+	Batch                  bool // the next batch size of BatchSizes
+	Burst                  bool // a burst at the cursor, as a click
+	Pause                  bool // pause or resume the simulation
+	Step                   bool // one step while paused
+	Overlay                bool // show or hide the overlay
+	Freeze                 bool // freeze the timeline on the current step, or thaw it
+	Trace                  bool // write a trace of the next TraceFrames steps
+	Help                   bool // show or hide the list of keys
+	Quit                   bool
+}
+
+// BatchSizes are the batch sizes the Batch key cycles through.
+var BatchSizes = [...]int{64, 256, 1024, 4096}
+
+// The limits of the hotkeys.
+const (
+	MaxWorkers  = 15 // the largest pool the overlay predicts for (16), less the owner
+	TraceFrames = 30 // steps a trace holds
+)
+
+// Controls are the settings the hotkeys change. Workers, Batch and Checks
+// are applied to the engine with Apply, and take effect from the next step.
+// Every method is executed only by the owner.
+type Controls struct {
+	Workers  int // worker goroutines besides the owner; 0 is serial
+	Parallel int // the worker count Serial switches back to
+	Batch    int
+	Checks   bool
+	Paused   bool
+	Overlay  bool
+	Frozen   bool // the timeline shows the step it was frozen on
+	Help     bool
+}
+
+// Actions are a frame's one-shot requests, which the window carries out.
+type Actions struct {
+	Step  bool // run one step although paused
+	Trace bool // start a trace of the next TraceFrames steps
+	Burst bool // spawn a burst at the cursor
+	Quit  bool
+}
+
+// NewControls starts from e's settings, the overlay shown.
+func NewControls(e *engine.Engine) Controls {
+	c := Controls{Workers: e.Workers(), Parallel: e.Workers(), Batch: e.Batch(), Checks: e.Checks(), Overlay: true}
+	if c.Parallel == 0 {
+		c.Parallel = 1
+	}
+	return c
+}
+
+// Press applies the keys that went down this frame and returns the
+// one-shot actions they ask for.
+func (c *Controls) Press(k Keys) Actions {
+	if k.WorkersUp {
+		c.setWorkers(c.Workers + 1)
+	}
+	if k.WorkersDown {
+		c.setWorkers(c.Workers - 1)
+	}
+	if k.Serial {
+		if c.Workers > 0 {
+			c.Workers = 0 // Parallel keeps the count to come back to
+		} else {
+			c.Workers = c.Parallel
+		}
+	}
+	if k.Checks {
+		c.Checks = !c.Checks
+	}
+	if k.Batch {
+		c.Batch = NextBatch(c.Batch)
+	}
+	if k.Pause {
+		c.Paused = !c.Paused
+	}
+	if k.Overlay {
+		c.Overlay = !c.Overlay
+	}
+	if k.Freeze {
+		c.Frozen = !c.Frozen
+	}
+	if k.Help {
+		c.Help = !c.Help
+	}
+	return Actions{Step: k.Step && c.Paused, Trace: k.Trace, Burst: k.Burst, Quit: k.Quit}
+}
+
+// setWorkers clamps n to [0, MaxWorkers]; a parallel count is remembered
+// for Serial.
+func (c *Controls) setWorkers(n int) {
+	c.Workers = min(max(n, 0), MaxWorkers)
+	if c.Workers > 0 {
+		c.Parallel = c.Workers
+	}
+}
+
+// NextBatch is the batch size after b in BatchSizes, wrapping around; a
+// size not in the list goes to the next larger one.
+func NextBatch(b int) int {
+	i, _ := slices.BinarySearch(BatchSizes[:], b+1)
+	return BatchSizes[i%len(BatchSizes)]
+}
+
+// Runs reports whether the simulation steps this frame.
+func (c *Controls) Runs(a Actions) bool { return !c.Paused || a.Step }
+
+// Apply sets e's worker count, batch size and checks to c's, for the next
+// step; it changes only what differs.
+func (c *Controls) Apply(e *engine.Engine) error {
+	var errs []error
+	if e.Workers() != c.Workers {
+		errs = append(errs, e.SetWorkers(c.Workers))
+	}
+	if e.Batch() != c.Batch {
+		errs = append(errs, e.SetBatch(c.Batch))
+	}
+	if e.Checks() != c.Checks {
+		e.SetChecks(c.Checks)
+	}
+	return errors.Join(errs...)
+}
+
+// ClickSlop is how far, in screen pixels, the cursor may move between
+// press and release for the gesture to be a click rather than a drag.
+const ClickSlop = 4
+
+// Pointer turns the main mouse button into drags and clicks. Every
+// method is executed only by the owner.
+type Pointer struct {
+	held, ignored bool
+	x, y, moved   float64
+}
+
+// Update takes the cursor (screen pixels) and whether the button is held,
+// and fills in's cursor, DragX, DragY and Click: while held, the cursor's
+// movement drags the world; a release within ClickSlop of the press is a
+// click. A press that starts where blocked is set (over the overlay) is
+// ignored until released.
+func (p *Pointer) Update(x, y float64, held, blocked bool, in *Input) {
+	in.MouseX, in.MouseY = x, y
+	switch {
+	case held && !p.held: // pressed
+		p.held, p.ignored, p.x, p.y, p.moved = true, blocked, x, y, 0
+	case held:
+		if !p.ignored {
+			in.DragX, in.DragY = x-p.x, y-p.y
+		}
+		p.moved += math.Abs(x-p.x) + math.Abs(y-p.y)
+		p.x, p.y = x, y
+	case p.held: // released
+		p.held = false
+		if !p.ignored && p.moved <= ClickSlop {
+			in.Click = true
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package game
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"runtime"
+)
+
+// AddFlags registers the flags that the window and the headless command
+// share, -entities, -workers, -batch and -checks, on fs, into c.
+func (c *Config) AddFlags(fs *flag.FlagSet) {
+	fs.IntVar(&c.Entities, "entities", DefaultEntities, "bodies kept alive (0: the default)")
+	fs.IntVar(&c.Workers, "workers", max(1, runtime.GOMAXPROCS(0)-1), "worker goroutines besides the owner; 0 is serial")
+	fs.IntVar(&c.Batch, "batch", DefaultBatch, "rows per chunk (at least 1)")
+	fs.BoolVar(&c.Checks, "checks", false, "run with the safety and ecs checks on")
+}
+
+// ParseFlags parses args with fs, then checks the shared flags and, with
+// check, the command's own (check returns what is wrong, or ""). On wrong
+// flags it writes the problem and the usage to fs.Output() and returns 2;
+// after -h it returns 0; ok says whether to run.
+func (c *Config) ParseFlags(fs *flag.FlagSet, args []string, check func() string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false // fs printed the error and the usage
+	}
+	bad := ""
+	switch {
+	case fs.NArg() > 0:
+		bad = fmt.Sprintf("unexpected arguments %q", fs.Args())
+	case c.Entities < 0:
+		bad = "-entities must not be negative"
+	case c.Workers < 0:
+		bad = "-workers must not be negative"
+	case c.Batch < 1:
+		bad = "-batch must be at least 1"
+	case check != nil:
+		bad = check()
+	}
+	if bad != "" {
+		fmt.Fprintf(fs.Output(), "%s: %s\n", fs.Name(), bad)
+		fs.Usage()
+		return 2, false
+	}
+	return 0, true
+}

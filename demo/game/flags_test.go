@@ -1,0 +1,52 @@
+package game
+
+import (
+	"bytes"
+	"flag"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// Wrong shared flags, and the command's own check, print what is wrong and
+// the usage and give code 2; -h gives 0; good flags fill the Config.
+func TestParseFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		ok   bool
+		want string
+	}{
+		{[]string{"-entities", "5", "-workers", "0", "-batch", "64", "-checks"}, 0, true, ""},
+		{[]string{"-entities", "-1"}, 2, false, "cmd: -entities must not be negative"},
+		{[]string{"-workers", "-1"}, 2, false, "cmd: -workers must not be negative"},
+		{[]string{"-batch", "0"}, 2, false, "cmd: -batch must be at least 1"},
+		{[]string{"extra"}, 2, false, `cmd: unexpected arguments ["extra"]`},
+		{[]string{"-own"}, 2, false, "cmd: -own is wrong"},
+		{[]string{"-nosuch"}, 2, false, "flag provided but not defined: -nosuch"},
+		{[]string{"-h"}, 0, false, ""},
+	} {
+		var out bytes.Buffer
+		fs := flag.NewFlagSet("cmd", flag.ContinueOnError)
+		fs.SetOutput(&out)
+		fs.Usage = func() { out.WriteString("usage: cmd\n") }
+		var c Config
+		c.AddFlags(fs)
+		own := fs.Bool("own", false, "")
+		code, ok := c.ParseFlags(fs, tc.args, func() string {
+			if *own {
+				return "-own is wrong"
+			}
+			return ""
+		})
+		assert.Equal(t, tc.code, code, "%v", tc.args)
+		assert.Equal(t, tc.ok, ok, "%v", tc.args)
+		assert.Contains(t, out.String(), tc.want, "%v", tc.args)
+		if tc.code == 2 {
+			assert.Contains(t, out.String(), "usage: cmd", "%v", tc.args)
+		}
+		if ok {
+			assert.Equal(t, Config{Entities: 5, Workers: 0, Batch: 64, Checks: true}, c)
+		}
+	}
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/demo/game"
+	"github.com/weft-engine/weft/engine"
+)
+
+// These tests import Ebiten, which panics at init without a display: run
+// them under xvfb-run (make test does). Ebiten runs one game a process,
+// so TestGame is the only test that opens the window.
+
+// artifacts is where the tests keep their output: $ARTIFACTS, or the
+// repository's artifacts/ (ignored by git).
+func artifacts(t *testing.T) string {
+	dir := os.Getenv("ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join("..", "artifacts")
+	}
+	dir = filepath.Join(dir, "demo")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	return dir
+}
+
+// TestGame plays N frames with the overlay on and checks the run's stats
+// and its last frame, saved as a PNG.
+func TestGame(t *testing.T) {
+	const frames, workers = 90, 3
+	shot := filepath.Join(artifacts(t), "screenshot.png")
+	var log bytes.Buffer
+	st, err := play(options{Config: game.Config{Entities: game.DefaultEntities, Workers: workers, Batch: game.DefaultBatch}, zoom: 1, frames: frames,
+		screenshot: shot, tracedir: t.TempDir()}, &log)
+	require.NoError(t, err, log.String())
+	t.Logf("%v; screenshot in %s", st, shot)
+	assert.Equal(t, frames, st.Frames)
+	assert.Greater(t, st.Entities, 0)
+	assert.Greater(t, st.Visible, 1000, "most of the screen is world")
+	assert.Equal(t, workers+1, st.Lanes, "a lane for the owner and each worker")
+
+	f, err := os.Open(shot)
+	require.NoError(t, err)
+	defer f.Close()
+	img, err := png.Decode(f)
+	require.NoError(t, err)
+	require.Equal(t, image.Rect(0, 0, game.ScreenW, game.ScreenH), img.Bounds())
+
+	// Sprites: many colours in the world, right of the panel, above the timeline.
+	world := image.Rect(panelW+20, topH+2*lineH+10, game.ScreenW, game.ScreenH-200)
+	assert.Greater(t, distinct(img, world), 200, "distinct colours in the world area %v", world)
+	// The overlay: the top-left differs from the world's backdrop.
+	top := image.Rect(0, 0, panelW, topH+100)
+	differ, back := 0, colWorld.color()
+	for y := top.Min.Y; y < top.Max.Y; y++ {
+		for x := top.Min.X; x < top.Max.X; x++ {
+			if !sameColor(img.At(x, y), back) {
+				differ++
+			}
+		}
+	}
+	assert.Greater(t, differ, top.Dx()*top.Dy()/2, "the overlay is drawn over the top-left")
+}
+
+func distinct(img image.Image, r image.Rectangle) int {
+	seen := map[color.RGBA]bool{}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			seen[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)] = true
+		}
+	}
+	return len(seen)
+}
+
+func sameColor(a, b color.Color) bool {
+	r1, g1, b1, _ := a.RGBA()
+	r2, g2, b2, _ := b.RGBA()
+	return r1>>8 == r2>>8 && g1>>8 == g2>>8 && b1>>8 == b2>>8
+}
+
+// Wrong flags print the usage and exit 2; -h exits 0.
+func TestFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-frames", "-1"}, {"-workers", "-1"}, {"-workers", "99"}, {"-batch", "0"}, {"-entities", "-5"}, {"-zoom", "0"}, {"-zoom", "NaN"},
+		{"-screenshot", "x.png"}, {"stray"}, {"-nosuchflag"},
+	} {
+		var out, errb bytes.Buffer
+		assert.Equal(t, 2, run(args, &out, &errb), "%q", args)
+		assert.Contains(t, errb.String(), "usage: demo", "%q", args)
+		assert.Empty(t, out.String())
+	}
+	var out, errb bytes.Buffer
+	assert.Equal(t, 0, run([]string{"-h"}, &out, &errb))
+	o, code, ok := parse([]string{"-frames", "5", "-screenshot", "a.png", "-workers", "0", "-checks"}, &errb)
+	assert.True(t, ok)
+	assert.Zero(t, code)
+	assert.Equal(t, options{Config: game.Config{Entities: game.DefaultEntities, Workers: 0, Batch: game.DefaultBatch, Checks: true}, zoom: defaultZoom, frames: 5,
+		screenshot: "a.png", tracedir: os.TempDir()}, o)
+}
+
+// The T key's trace: TraceFrames steps gathered into one Chrome trace
+// file, its path on screen. And a frozen timeline keeps its step.
+func TestTraceAndFreeze(t *testing.T) {
+	g, err := game.New(game.Config{Entities: 2000, Workers: 1, Batch: 256, Seed: 1})
+	require.NoError(t, err)
+	defer g.Close()
+	var log bytes.Buffer
+	tr := tracer{dir: t.TempDir(), log: &log}
+	ov := newOverlay()
+	tr.start()
+	steps := 0
+	for tr.left > 0 {
+		require.NoError(t, g.Tick())
+		tr.add(g.Engine())
+		ov.capture(g.Engine(), steps >= 10)
+		steps++
+	}
+	assert.Equal(t, game.TraceFrames, steps)
+	assert.Equal(t, uint64(10), ov.tl.step, "the timeline froze after step 10")
+	require.FileExists(t, tr.path, tr.msg)
+	assert.Contains(t, tr.msg, tr.path, "the path is on screen")
+	assert.Contains(t, log.String(), tr.path)
+	b, err := os.ReadFile(tr.path)
+	require.NoError(t, err)
+	var trace struct {
+		TraceEvents []struct {
+			Ph   string `json:"ph"`
+			Name string `json:"name"`
+			Tid  int    `json:"tid"`
+		} `json:"traceEvents"`
+	}
+	require.NoError(t, json.Unmarshal(b, &trace), "the trace is JSON")
+	complete, flows, lanes, names := 0, 0, map[int]bool{}, map[string]bool{}
+	for _, ev := range trace.TraceEvents {
+		switch ev.Ph {
+		case "X":
+			complete++
+			lanes[ev.Tid] = true
+			names[strings.SplitN(ev.Name, "[", 2)[0]] = true
+		case "s":
+			flows++
+		}
+	}
+	assert.Greater(t, complete, game.TraceFrames*10, "many jobs a step")
+	assert.Positive(t, flows, "flow arrows for dependencies")
+	assert.Len(t, lanes, 2, "the owner's and the worker's")
+	for _, sys := range []string{"lifetime", "physics", "anim", "cull"} {
+		found := false
+		for n := range names {
+			found = found || strings.HasPrefix(n, sys+".")
+		}
+		assert.True(t, found, "a slice of %s among %v", sys, names)
+	}
+}
+
+// Hovering a timeline box names its system, pass, chunk, entities, start
+// and duration.
+func TestHover(t *testing.T) {
+	g, err := game.New(game.Config{Entities: 3000, Workers: 1, Batch: 256, Seed: 1})
+	require.NoError(t, err)
+	defer g.Close()
+	for range 3 {
+		require.NoError(t, g.Tick())
+	}
+	ov := newOverlay()
+	ov.capture(g.Engine(), false)
+	ov.layout(game.ScreenH)
+	require.Equal(t, 2, ov.tl.lanes)
+	i := slices.IndexFunc(ov.tl.slices, func(s engine.Slice) bool { return strings.HasPrefix(s.Label, "physics.") && s.Rows > 0 })
+	require.GreaterOrEqual(t, i, 0, "a physics chunk job")
+	x, y, w, h := ov.box(i, tlWidth(game.ScreenW))
+	var sh shapes
+	ov.hover(&sh, game.ScreenW, int(x+w/2), int(y+h/2))
+	require.GreaterOrEqual(t, ov.hovered, 0)
+	sl := ov.tl.slices[ov.hovered]
+	label := ov.hoverLabel()
+	t.Log(label)
+	assert.Contains(t, label, fmt.Sprintf("physics: %s chunk %d, %d entities", sl.Label, sl.Chunk, sl.Rows))
+	assert.Contains(t, label, "start ")
+	assert.Contains(t, label, "duration ")
+	assert.True(t, ov.covers(int(x), int(y)), "the timeline is overlay: no drag, no click")
+
+	ov.hover(&sh, game.ScreenW, game.ScreenW/2, game.ScreenH/2)
+	assert.Equal(t, -1, ov.hovered, "nothing hovered in the world")
+	assert.False(t, ov.covers(game.ScreenW/2, game.ScreenH/2))
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/weft-engine/weft/assets"
+	"github.com/weft-engine/weft/engine"
+)
+
+// spriteRadius is the drawn half-size of a sprite at Scale 1, in world
+// units: the bodies' mean radius (1.5 to 3.5) and the frame's margin.
+// engine.Item carries no extent, so every body is drawn this size.
+const spriteRadius = 3
+
+// maxQuads is the most sprites one DrawTriangles call takes: its indices
+// are uint16.
+const maxQuads = (1 << 16) / 4
+
+// sprites draws a render snapshot from the atlas: a few DrawTriangles
+// calls over one source image, so Ebiten batches them, and buffers reused
+// between frames. Executed only by Ebiten's game goroutine.
+type sprites struct {
+	atlas  *ebiten.Image
+	frames [assets.Sheets * assets.Frames][4]float32 // source rectangles by assets.Index: minX, minY, maxX, maxY
+	vs     []ebiten.Vertex
+	is     []uint16
+	op     ebiten.DrawTrianglesOptions
+	back   shapes // the world's backdrop
+}
+
+func newSprites() (*sprites, error) {
+	img, err := assets.Atlas()
+	if err != nil {
+		return nil, err
+	}
+	s := &sprites{atlas: ebiten.NewImageFromImage(img)}
+	s.op.Filter = ebiten.FilterLinear
+	for i := range s.frames {
+		r := assets.Frame(i/assets.Frames, i%assets.Frames)
+		// Half a texel in, so that linear filtering never reads the neighbour.
+		s.frames[i] = [4]float32{float32(r.Min.X) + 0.5, float32(r.Min.Y) + 0.5, float32(r.Max.X) - 0.5, float32(r.Max.Y) - 0.5}
+	}
+	// The index pattern is the same for every batch.
+	for q := range maxQuads {
+		b := uint16(4 * q)
+		s.is = append(s.is, b, b+1, b+2, b+1, b+3, b+2)
+	}
+	return s, nil
+}
+
+// The screen's colours: outside and inside the world.
+var (
+	colVoid  = rgba(0x10, 0x12, 0x1a, 0xff)
+	colWorld = rgba(0x1e, 0x24, 0x36, 0xff)
+	colEdge  = rgba(0x4a, 0x55, 0x7a, 0xff)
+
+	colWorldFill = colWorld.color() // once: an interface value allocates
+)
+
+// draw fills the screen: the world's backdrop, then snap's items in their
+// order, placed with cam: the live camera. While running it is the one
+// the snapshot was culled for; while paused it lets the player pan and zoom
+// over the still scene (what the cull dropped stays out).
+// Software GL (Mesa under Xvfb) pays for every pixel drawn, so the
+// backdrop is one clear and the margins outside the world.
+func (s *sprites) draw(screen *ebiten.Image, snap *engine.Snapshot, cam engine.Camera, worldW, worldH float64) {
+	screen.Fill(colWorldFill)
+	if cam.Zoom <= 0 || snap.Step == 0 {
+		return // no step yet
+	}
+	minX, minY, _, _ := cam.Rect()
+	z := cam.Zoom
+	toScreen := func(x, y float64) (float32, float32) { return float32((x - minX) * z), float32((y - minY) * z) }
+	x0, y0 := toScreen(0, 0)
+	x1, y1 := toScreen(worldW, worldH)
+	sw, sh := float32(screen.Bounds().Dx()), float32(screen.Bounds().Dy())
+	s.back.begin(screen)
+	s.back.rect(0, 0, sw, max(y0, 0), colVoid)              // above
+	s.back.rect(0, min(y1, sh), sw, max(sh-y1, 0), colVoid) // below
+	s.back.rect(0, 0, max(x0, 0), sh, colVoid)              // left
+	s.back.rect(min(x1, sw), 0, max(sw-x1, 0), sh, colVoid) // right
+	s.back.frame(x0-2, y0-2, x1-x0+4, y1-y0+4, 2, colEdge)
+	s.back.flush()
+
+	s.vs = s.vs[:0]
+	for i := range snap.Items {
+		it := &snap.Items[i]
+		f := &s.frames[assets.Index(int(it.Sheet), int(it.Frame))]
+		cx, cy := toScreen(it.X, it.Y)
+		r := float32(spriteRadius * it.Scale * z)
+		sin, cos := math.Sincos(it.Rotation)
+		ux, uy := r*float32(cos), r*float32(sin) // the sprite's x axis
+		vx, vy := -uy, ux                        // and y axis
+		c := it.Color
+		for k, corner := range [4][2]float32{{-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
+			s.vs = append(s.vs, ebiten.Vertex{
+				DstX: cx + corner[0]*ux + corner[1]*vx, DstY: cy + corner[0]*uy + corner[1]*vy,
+				SrcX: f[k%2*2], SrcY: f[1+k/2*2],
+				ColorR: c.R, ColorG: c.G, ColorB: c.B, ColorA: c.A,
+			})
+		}
+		if len(s.vs) == 4*maxQuads {
+			s.flush(screen)
+		}
+	}
+	s.flush(screen)
+}
+
+func (s *sprites) flush(screen *ebiten.Image) {
+	if len(s.vs) == 0 {
+		return
+	}
+	screen.DrawTriangles(s.vs, s.is[:len(s.vs)/4*6], s.atlas, &s.op)
+	s.vs = s.vs[:0]
+}
