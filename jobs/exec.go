@@ -5,11 +5,18 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync/atomic"
+	"time"
 )
 
-// spinRounds is how many times an idle participant looks for work, yielding
-// in between, before it parks.
-const spinRounds = 64
+// An idle participant looks for work at least spinRounds times, yielding in
+// between, and for at least spinFor, before it parks. Waking a parked
+// worker costs tens of microseconds (a futex round trip, more in a VM); a
+// frame's passes follow each other closer than that, so a worker that
+// spins across the tail of a pass is there when the next one starts.
+const (
+	spinRounds = 64
+	spinFor    = 50 * time.Microsecond
+)
 
 // participant is the owner or a worker: its deques, its Ctx and its
 // counters. Everything but the deques' tops and the counters' reads is
@@ -384,7 +391,8 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 // between, and stops early once target (if any) finishes. Uncounted in
 // p.spinning: a waiting job is not a free worker. Executed only by w's goroutine.
 func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
-	for range spinRounds {
+	var start int64
+	for i := 0; ; i++ {
 		if target != nil && target.outcome().Done() {
 			return 0, false
 		}
@@ -392,8 +400,14 @@ func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 		if idx, ok := p.find(w); ok {
 			return idx, true
 		}
+		if i >= spinRounds && i%16 == 0 { // the clock costs more than a round
+			if start == 0 {
+				start = p.now()
+			} else if p.now()-start > int64(spinFor) {
+				return 0, false
+			}
+		}
 	}
-	return 0, false
 }
 
 // sleepUntil parks a guest goroutine until target is done. Any goroutine may call it.
