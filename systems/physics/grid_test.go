@@ -80,8 +80,8 @@ func TestGridMatchesAllPairs(t *testing.T) {
 func TestPairFromEitherSide(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 10000 {
-		a := node{x: r.Float64() * 10, y: r.Float64() * 10, r: float32(0.5 + r.Float64()*3), slot: 1}
-		b := node{x: r.Float64() * 10, y: r.Float64() * 10, r: float32(0.5 + r.Float64()*3), slot: 2}
+		a := node{x: r.Float32() * 10, y: r.Float32() * 10, r: float32(0.5 + r.Float64()*3), slot: 1}
+		b := node{x: r.Float32() * 10, y: r.Float32() * 10, r: float32(0.5 + r.Float64()*3), slot: 2}
 		if i%10 == 0 {
 			b.x, b.y = a.x, a.y
 		}
