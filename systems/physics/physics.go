@@ -254,7 +254,7 @@ func (s *System) gridChunk(c *ecs.Chunk) {
 	for i := range pos {
 		k := base + i
 		x, y := pos[i].X, pos[i].Y
-				s.bySlot[k] = node{x: float32(x), y: float32(y), r: float32(body[i].Radius), slot: int32(k)}
+		s.bySlot[k] = node{x: float32(x), y: float32(y), r: float32(body[i].Radius), slot: int32(k)}
 		b := s.layout.bucketOf(x, y)
 		s.bucket[k], s.place[k], s.who[k] = b, counts[b], uint16(w)
 		counts[b]++
@@ -384,7 +384,7 @@ func pairs(sn []node, acc []push, j int32, spans [][2]int32) (touching int32) {
 		for k := range sn[sp[0]:sp[1]] {
 			i := sp[0] + int32(k)
 			o := &sn[i]
-						ox, oy := float64(me.x-o.x), float64(me.y-o.y)
+			ox, oy := float64(me.x-o.x), float64(me.y-o.y)
 			d2, rr := ox*ox+oy*oy, float64(me.r+o.r)
 			if d2 >= rr*rr {
 				continue
@@ -419,7 +419,7 @@ func (s *System) applyChunk(c *ecs.Chunk) {
 	base := c.Index() * s.batch
 	for i := range pos {
 		k := base + i
-				pu := s.acc[s.place[k]]
+		pu := s.acc[s.place[k]]
 		x, y, r := pos[i].X, pos[i].Y, body[i].Radius // as grid read them: physics alone writes them
 		ax, ay := float64(pu.x)/fixed, float64(pu.y)/fixed
 		v := vel[i]
