@@ -9,10 +9,9 @@ import (
 	"github.com/weft-engine/weft/engine"
 )
 
-// spriteRadius is the drawn half-size of a sprite at Scale 1, in world
-// units: the bodies' mean radius (1.5 to 3.5) and the frame's margin.
-// engine.Item carries no extent, so every body is drawn this size.
-const spriteRadius = 3
+// frameMargin is how much larger than its body a sprite's frame is drawn:
+// the creatures do not fill their frames to the edge.
+const frameMargin = 1.2
 
 // maxQuads is the most sprites one DrawTriangles call takes: its indices
 // are uint16.
@@ -89,7 +88,7 @@ func (s *sprites) draw(screen *ebiten.Image, snap *engine.Snapshot, cam engine.C
 		it := &snap.Items[i]
 		f := &s.frames[assets.Index(int(it.Sheet), int(it.Frame))]
 		cx, cy := toScreen(it.X, it.Y)
-		r := float32(spriteRadius * it.Scale * z)
+		r := float32(it.Extent * frameMargin * it.Scale * z)
 		sin, cos := math.Sincos(it.Rotation)
 		ux, uy := r*float32(cos), r*float32(sin) // the sprite's x axis
 		vx, vy := -uy, ux                        // and y axis

@@ -9,6 +9,7 @@ type Color struct{ R, G, B, A float32 }
 type Item struct {
 	Entity       uint64 // the entity: Ark ID << 32 | generation
 	X, Y         float64
+	Extent       float64 // half size at Scale 1, in world units
 	Scale        float64
 	Rotation     float64 // radians
 	Color        Color

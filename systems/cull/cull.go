@@ -106,7 +106,7 @@ func (s *System) chunk(c *ecs.Chunk) {
 		}
 		it := engine.Item{
 			Entity: uint64(ents[i].ID())<<32 | uint64(ents[i].Gen()),
-			X:      p.X, Y: p.Y, Scale: lk.Scale, Rotation: lk.Rotation, Color: lk.Color,
+			X:      p.X, Y: p.Y, Extent: sp.Extent, Scale: lk.Scale, Rotation: lk.Rotation, Color: lk.Color,
 			Sheet: sp.Sheet, Frame: sp.Frame, Layer: sp.Layer, Sort: sp.Sort,
 		}
 		keys = append(keys, key{order: uint64(uint32(it.Layer)^1<<31)<<32 | uint64(uint32(it.Sort)^1<<31), entity: it.Entity, chunk: int32(k), i: int32(len(raw))})
