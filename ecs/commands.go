@@ -123,7 +123,7 @@ func (b *Commands) Spawn() ark.Entity {
 	n := b.spawns
 	b.spawns++
 	e := placeholder(b.tag, n%maxSpawns)
-	b.cmds = append(b.cmds, command{op: opSpawn, e: e})
+	b.push(command{op: opSpawn, e: e})
 	return e
 }
 
@@ -132,13 +132,13 @@ func (b *Commands) spawnOp(spawner uint16, i int) ark.Entity {
 	n := b.spawns
 	b.spawns++
 	e := placeholder(b.tag, n%maxSpawns)
-	b.cmds = append(b.cmds, command{op: opSpawnBatch, aux: spawner, val: int32(i), e: e})
+	b.push(command{op: opSpawnBatch, aux: spawner, val: int32(i), e: e})
 	return e
 }
 
 // Despawn records the removal of e.
 func (b *Commands) Despawn(e ark.Entity) {
-	b.cmds = append(b.cmds, command{op: opDespawn, e: e})
+	b.push(command{op: opDespawn, e: e})
 }
 
 func storeOf[T any](b *Commands, id ark.ID) *values[T] {
@@ -148,11 +148,16 @@ func storeOf[T any](b *Commands, id ark.ID) *values[T] {
 	}
 	s, _ := b.stores[i].(*values[T])
 	if s == nil {
-		s = &values[T]{}
+		s = &values[T]{v: make([]T, 0, firstCap)}
 		b.stores[i] = s
 	}
 	return s
 }
+
+// firstCap is a buffer's first capacity once it records: a chunk's count of
+// commands varies from step to step, and starting here skips the first
+// doublings, so a game in steady state stops allocating sooner.
+const firstCap = 32
 
 func record[T any](b *Commands, op opKind, id ark.ID, e ark.Entity, v *T) {
 	c := command{op: op, id: id, e: e}
@@ -160,6 +165,15 @@ func record[T any](b *Commands, op opKind, id ark.ID, e ark.Entity, v *T) {
 		s := storeOf[T](b, id)
 		c.val = int32(len(s.v))
 		s.v = append(s.v, *v)
+	}
+	b.push(c)
+}
+
+// push appends c, starting an empty buffer at 4·firstCap commands (a spawn
+// comes with a command per component).
+func (b *Commands) push(c command) {
+	if b.cmds == nil {
+		b.cmds = make([]command, 0, 4*firstCap)
 	}
 	b.cmds = append(b.cmds, c)
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/weft-engine/weft/demo/game"
 	"github.com/weft-engine/weft/engine"
@@ -75,11 +76,17 @@ func simulate(o options, stdout io.Writer) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, g.Close()) }()
-	for range o.frames {
+	var before, after runtime.MemStats
+	for i := range o.frames {
+		if i == o.frames/2 {
+			runtime.ReadMemStats(&before)
+		}
 		if err := g.Tick(); err != nil {
 			return err
 		}
 	}
+	runtime.ReadMemStats(&after)
+	allocs := float64(after.Mallocs-before.Mallocs) / float64(o.frames-o.frames/2)
 	if o.trace != "" {
 		if err := writeTrace(g.Engine(), o.trace); err != nil {
 			return err
@@ -88,12 +95,13 @@ func simulate(o options, stdout io.Writer) (err error) {
 	if o.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(newReport(o, g))
+		return enc.Encode(newReport(o, g, allocs))
 	}
 	if err := g.Engine().Timings().WriteTable(stdout); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "\nentities %d, visible %d, contacts %d\nhash %016x\n", g.Len(), g.Visible(), g.Contacts(), g.Hash())
+	_, err = fmt.Fprintf(stdout, "\nentities %d, visible %d, contacts %d, heap allocations per step (second half) %.2f\nhash %016x\n",
+		g.Len(), g.Visible(), g.Contacts(), allocs, g.Hash())
 	return err
 }
 

@@ -97,7 +97,9 @@ func (s *System) chunk(c *ecs.Chunk) {
 	ents := c.Entities()
 	minX, minY, maxX, maxY := s.camera.Get().Rect()
 	k := c.Index()
-	raw, keys := s.raw[k][:0], s.keys[k][:0]
+	// Room for every row: what the camera sees changes every step, and
+	// growing to each new peak would allocate again and again.
+	raw, keys := slices.Grow(s.raw[k][:0], len(pos)), slices.Grow(s.keys[k][:0], len(pos))
 	for i := range pos {
 		p, sp, lk := pos[i], &spr[i], &look[i]
 		r := sp.Extent * lk.Scale
