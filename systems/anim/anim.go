@@ -46,7 +46,7 @@ type Tween struct {
 	Repeat   Repeat
 	From, To [4]float64
 	Duration float64
-	T        float64 // seconds played
+	T        float64 // seconds played; a repeating tween's wraps at its period
 }
 
 // System is the anim system: one pass advances sprite animations, a second
@@ -111,6 +111,18 @@ func (s *System) frameChunk(c *ecs.Chunk) {
 	}
 }
 
+// period is how long a repeating tween takes to come back to its start
+// (0 for a one-shot tween).
+func (tw *Tween) period() float64 {
+	switch tw.Repeat {
+	case Loop:
+		return tw.Duration
+	case PingPong:
+		return 2 * tw.Duration
+	}
+	return 0
+}
+
 func (s *System) tweenChunk(c *ecs.Chunk) {
 	tweens, pos, looks := s.tween.Column(c), s.pos.Column(c), s.look.Column(c)
 	ents := c.Entities()
@@ -120,19 +132,18 @@ func (s *System) tweenChunk(c *ecs.Chunk) {
 		tw.T += dt
 		u, done := 1.0, false
 		if tw.Duration > 0 {
+			// A repeating tween's clock wraps once a period, rather than
+			// every step: math.Mod is slow and rarely needed.
+			if period := tw.period(); period > 0 && tw.T >= period {
+				tw.T = math.Mod(tw.T, period)
+			}
 			u = tw.T / tw.Duration
 		}
-		if u >= 1 {
-			switch tw.Repeat {
-			case Once:
-				u, done = 1, true
-			case Loop:
-				u = math.Mod(u, 1)
-			case PingPong:
-				if u = math.Mod(u, 2); u > 1 {
-					u = 2 - u
-				}
-			}
+		switch {
+		case tw.Repeat == Once && u >= 1:
+			u, done = 1, true
+		case tw.Repeat == PingPong && u > 1:
+			u = 2 - u
 		}
 		e := tw.Ease.At(u)
 		v := func(k int) float64 { return tw.From[k] + (tw.To[k]-tw.From[k])*e }
