@@ -16,22 +16,24 @@ import (
 //	visible  per chunk: the items the camera sees, and their sort keys, sorted
 //	flatten  per chunk: its keys into one array, at the chunk's offset
 //	merge    one pass per level: pairs of sorted runs merged into runs twice as long
+//	gather   per range of the draw order: the items, copied in the merged key order
 //
-// and Merge, on the owner, lays the items out in the merged key order in
-// the snapshot's draw list. The order is total (the entity breaks ties),
+// and Merge, on the owner, appends them to the snapshot's draw list in one
+// copy. The order is total (the entity breaks ties),
 // so the draw list is the same for every worker count and batch size.
 type System struct {
-	pos           ecs.Reader[systems.Position]
-	sprite        ecs.Reader[systems.Sprite]
-	look          ecs.Reader[systems.Look]
-	camera        ecs.ResReader[engine.Camera]
-	pass, flatten *engine.Pass
-	merges        [maxLevels]*engine.Pass
+	pos                   ecs.Reader[systems.Position]
+	sprite                ecs.Reader[systems.Sprite]
+	look                  ecs.Reader[systems.Look]
+	camera                ecs.ResReader[engine.Camera]
+	pass, flatten, gather *engine.Pass
+	merges                [maxLevels]*engine.Pass
 
 	raw    [][]engine.Item // per chunk: visible items, in row order
 	keys   [][]key         // per chunk: their sort keys, sorted
 	off    []int           // per chunk: where its keys go in the flat arrays; off[n] is the total
 	flat   [2][]key        // the merge levels' runs, ping-pong
+	items  []engine.Item   // in draw order
 	levels int
 
 	// Visible is the number of items drawn in the last step.
@@ -55,6 +57,7 @@ func (s *System) Build(b *engine.Builder) error {
 		w := 1 << l
 		s.merges[l] = b.Range(fmt.Sprintf("merge%d", l), func(lo, hi int) { s.mergeRuns(l, w, lo, hi) })
 	}
+	s.gather = b.Range("gather", s.gatherItems)
 	return nil
 }
 
@@ -84,7 +87,33 @@ func (s *System) Schedule(f *engine.Frame) error {
 		}
 		s.levels++
 	}
+	// How many are visible is known only once the jobs ran: gather's
+	// ranges cover every row, and those past the last item do nothing.
+	return f.RunRange(s.gather, n*f.Batch(), gatherSize)
+}
+
+// gatherSize is the draw-list entries per gather job.
+const gatherSize = 4096
+
+// order is the keys in draw order, once the merges have run.
+func (s *System) order() []key {
+	switch n := len(s.keys); {
+	case n == 1:
+		return s.keys[0]
+	case n > 1:
+		return s.flat[(s.levels-1)&1][:s.off[n]]
+	}
 	return nil
+}
+
+// gatherItems (a job, after the merges) copies the items of draw-order
+// positions [lo, hi) to their places.
+func (s *System) gatherItems(lo, hi int) {
+	order := s.order()
+	for i := lo; i < min(hi, len(order)); i++ {
+		k := &order[i]
+		s.items[i] = s.raw[k.chunk][k.i]
+	}
 }
 
 // maxLevels bounds the merge levels: 2^maxLevels chunks.
@@ -148,6 +177,7 @@ func (s *System) flattenChunks(lo, hi int) {
 		for i := range s.flat {
 			s.flat[i] = slices.Grow(s.flat[i][:0], at)[:at]
 		}
+		s.items = slices.Grow(s.items[:0], at)[:at]
 	}
 }
 
@@ -187,16 +217,8 @@ func (s *System) mergeRuns(l, w, lo, hi int) {
 // only by the owner, after every pass of the step has finished.
 func (s *System) Merge(f *engine.Frame) error {
 	snap := f.Snapshot()
-	var order []key
-	switch n := len(s.keys); {
-	case n == 1:
-		order = s.keys[0]
-	case n > 1:
-		order = s.flat[(s.levels-1)&1][:s.off[n]]
-	}
-	for _, k := range order {
-		snap.Items = append(snap.Items, s.raw[k.chunk][k.i])
-	}
+	order := s.order()
+	snap.Items = append(snap.Items, s.items[:len(order)]...)
 	s.Visible = len(order)
 	return nil
 }
