@@ -28,6 +28,7 @@ type System struct {
 	camera                ecs.ResReader[engine.Camera]
 	pass, flatten, gather *engine.Pass
 	merges                [maxLevels]*engine.Pass
+	pieces                [maxLevels]int // jobs per pair of runs, by level
 
 	raw    [][]engine.Item // per chunk: visible items, in row order
 	keys   [][]key         // per chunk: their sort keys, sorted
@@ -82,18 +83,17 @@ func (s *System) Schedule(f *engine.Frame) error {
 	// only what the previous one wrote.
 	s.levels = 0
 	for w := 1; w < n; w *= 2 {
-		if err := f.RunRange(s.merges[s.levels], (n+2*w-1)/(2*w), 1); err != nil {
+		pairs := (n + 2*w - 1) / (2 * w)
+		s.pieces[s.levels] = max(1, minJobs/pairs)
+		if err := f.RunRange(s.merges[s.levels], pairs*s.pieces[s.levels], 1); err != nil {
 			return err
 		}
 		s.levels++
 	}
-	// How many are visible is known only once the jobs ran: gather's
-	// ranges cover every row, and those past the last item do nothing.
-	return f.RunRange(s.gather, n*f.Batch(), gatherSize)
+	// How many are visible is known only once the jobs ran: each gather
+	// job takes its share of the draw list then.
+	return f.RunRange(s.gather, minJobs, 1)
 }
-
-// gatherSize is the draw-list entries per gather job.
-const gatherSize = 4096
 
 // order is the keys in draw order, once the merges have run.
 func (s *System) order() []key {
@@ -106,11 +106,11 @@ func (s *System) order() []key {
 	return nil
 }
 
-// gatherItems (a job, after the merges) copies the items of draw-order
-// positions [lo, hi) to their places.
+// gatherItems (a job, after the merges) copies the items of shares
+// [lo, hi) of minJobs of the draw list to their places.
 func (s *System) gatherItems(lo, hi int) {
 	order := s.order()
-	for i := lo; i < min(hi, len(order)); i++ {
+	for i := len(order) * lo / minJobs; i < len(order)*hi/minJobs; i++ {
 		k := &order[i]
 		s.items[i] = s.raw[k.chunk][k.i]
 	}
@@ -118,6 +118,10 @@ func (s *System) gatherItems(lo, hi int) {
 
 // maxLevels bounds the merge levels: 2^maxLevels chunks.
 const maxLevels = 31
+
+// minJobs is the fewest jobs a merge level or gather is cut into, so that
+// every worker of a small pool has some.
+const minJobs = 16
 
 // chunk runs as a job, one per chunk, in parallel: it writes only its
 // chunk's lists, which Schedule sized before the pass started.
@@ -181,13 +185,19 @@ func (s *System) flattenChunks(lo, hi int) {
 	}
 }
 
-// mergeRuns (a job) merges, for each pair p in [lo, hi), the runs of chunks
-// [2p·w, (2p+1)·w) and [(2p+1)·w, (2p+2)·w) of level l's input into its
-// output. Level 0 reads the chunks' own key lists.
+// mergeRuns (a job) merges pieces [lo, hi) of level l: piece q is part
+// q%pieces of pair q/pieces, which merges the runs of chunks [2p·w,
+// (2p+1)·w) and [(2p+1)·w, (2p+2)·w) of the level's input into its output.
+// Level 0 reads the chunks' own key lists. A pair's output is cut into
+// equal parts, each found by a binary search for how many of its keys come
+// from the first run, so that the top levels, with one or two pairs, still
+// run on every worker. The keys are distinct, so the output does not depend
+// on the cuts.
 func (s *System) mergeRuns(l, w, lo, hi int) {
-	n := len(s.keys)
+	n, pieces := len(s.keys), s.pieces[l]
 	out := s.flat[l&1]
-	for p := lo; p < hi; p++ {
+	for q := lo; q < hi; q++ {
+		p, part := q/pieces, q%pieces
 		a0, a1, b1 := min(2*p*w, n), min((2*p+1)*w, n), min((2*p+2)*w, n)
 		var x, y []key
 		if l == 0 {
@@ -200,15 +210,37 @@ func (s *System) mergeRuns(l, w, lo, hi int) {
 			x, y = in[s.off[a0]:s.off[a1]], in[s.off[a1]:s.off[b1]]
 		}
 		dst := out[s.off[a0]:s.off[b1]]
-		i, j := 0, 0
-		for d := range dst {
-			if j == len(y) || i < len(x) && x[i].compare(&y[j]) < 0 {
-				dst[d] = x[i]
-				i++
-			} else {
-				dst[d] = y[j]
-				j++
-			}
+		from, to := len(dst)*part/pieces, len(dst)*(part+1)/pieces
+		i := corank(x, y, from)
+		merge(dst[from:to], x[i:], y[from-i:])
+	}
+}
+
+// corank is how many of the first k keys of the merge of x and y come
+// from x.
+func corank(x, y []key, k int) int {
+	lo, hi := max(0, k-len(y)), min(k, len(x))
+	for lo < hi { // the first i in [lo, hi] with x[i] after y[k-i-1]
+		i := (lo + hi) / 2
+		if x[i].compare(&y[k-i-1]) < 0 {
+			lo = i + 1
+		} else {
+			hi = i
+		}
+	}
+	return lo
+}
+
+// merge fills dst with the first len(dst) keys of the merge of x and y.
+func merge(dst, x, y []key) {
+	i, j := 0, 0
+	for d := range dst {
+		if j == len(y) || i < len(x) && x[i].compare(&y[j]) < 0 {
+			dst[d] = x[i]
+			i++
+		} else {
+			dst[d] = y[j]
+			j++
 		}
 	}
 }
