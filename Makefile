@@ -27,7 +27,7 @@ XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 .PHONY: help deps deps-build deps-test test fmt fmt-check gen-check vet run bench bench-jobs fuzz bench-frame plots
 
 help:
-	@echo "make run         run the example (installs build packages if missing)"
+	@echo "make run         run the demo game, go run ./demo (installs build packages if missing)"
 	@echo "make test        gofmt, vet, race tests, bench checks, xvfb tests"
 	@echo "make deps        install missing Debian packages (deps-build, deps-test)"
 	@echo "make fmt | vet | fuzz [FUZZTIME=30s]"
