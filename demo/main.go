@@ -43,7 +43,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 		fs.PrintDefaults()
 	}
 	var o options
-	o.AddFlags(fs)
+	o.AddFlags(fs, game.MaxWorkers)
 
 	fs.Float64Var(&o.zoom, "zoom", defaultZoom, "the camera's zoom at the start, in screen pixels per world unit")
 	fs.IntVar(&o.frames, "frames", 0, "exit by itself after N steps and print the frame rates (0: run until closed)")

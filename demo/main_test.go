@@ -119,7 +119,7 @@ func TestTraceAndFreeze(t *testing.T) {
 	var log bytes.Buffer
 	tr := tracer{dir: t.TempDir(), log: &log}
 	ov := newOverlay()
-	tr.start()
+	tr.start(g.Engine())
 	steps := 0
 	for tr.left > 0 {
 		require.NoError(t, g.Tick())
@@ -163,6 +163,37 @@ func TestTraceAndFreeze(t *testing.T) {
 		}
 		assert.True(t, found, "a slice of %s among %v", sys, names)
 	}
+}
+
+// A new worker count mid-trace means a new pool: the trace ends with the
+// steps of the old one, and says so.
+func TestTraceCutByNewPool(t *testing.T) {
+	g, err := game.New(game.Config{Entities: 500, Workers: 1, Batch: 256, Seed: 1})
+	require.NoError(t, err)
+	defer g.Close()
+	var log bytes.Buffer
+	tr := tracer{dir: t.TempDir(), log: &log}
+	e := g.Engine()
+	tr.start(e)
+	for range 5 {
+		require.NoError(t, g.Tick())
+		tr.add(e)
+	}
+	require.NoError(t, e.SetWorkers(2))
+	require.NoError(t, g.Tick())
+	tr.add(e)
+	assert.Zero(t, tr.left, "the trace ended")
+	assert.Equal(t, 5, tr.steps)
+	require.FileExists(t, tr.path)
+	assert.Contains(t, tr.msg, "trace of 5 steps")
+	assert.Contains(t, tr.msg, "cut short: the worker count changed")
+
+	tr.start(e)
+	require.NoError(t, e.SetWorkers(1))
+	require.NoError(t, g.Tick())
+	tr.add(e)
+	assert.Zero(t, tr.left)
+	assert.Contains(t, tr.msg, "trace cancelled")
 }
 
 // Hovering a timeline box names its system, pass, chunk, entities, start

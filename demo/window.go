@@ -165,7 +165,7 @@ func (w *window) Update() error {
 	in.Click = in.Click || act.Burst
 	w.g.HandleInput(in)
 	if act.Trace {
-		w.tr.start()
+		w.tr.start(e)
 	}
 	if w.o.frames > 0 && w.st.Frames >= w.o.frames || !w.ctl.Runs(act) {
 		return nil // done, waiting for Draw to finish the last frame; or paused
@@ -249,23 +249,38 @@ type tracer struct {
 	log    io.Writer
 	events []jobs.Event // reused between traces
 	left   int          // steps still to gather
+	steps  int          // steps gathered
+	pool   int          // the worker count the trace began with
 	path   string       // the last file written
 	msg    string       // its path, or the error, for the screen
 }
 
-func (t *tracer) start() {
-	t.events, t.left = t.events[:0], game.TraceFrames
+func (t *tracer) start(e *engine.Engine) {
+	t.events, t.left, t.steps, t.pool = t.events[:0], game.TraceFrames, 0, e.Workers()
 	t.msg = fmt.Sprintf("tracing the next %d steps...", game.TraceFrames)
 }
 
 // add gathers the last step's trace; after the last one it writes the
-// file. A write error does not stop the game: it shows on screen.
+// file. A new worker count means a new pool, whose job handles and clock
+// start again, so the trace ends early with the steps of the old one. A
+// write error does not stop the game: it shows on screen.
 func (t *tracer) add(e *engine.Engine) {
 	if t.left == 0 {
 		return
 	}
-	t.events = e.AppendTrace(t.events)
-	if t.left--; t.left > 0 {
+	// Settings apply before the step, so the step just run used e.Workers().
+	cut := e.Workers() != t.pool
+	if !cut {
+		t.events = e.AppendTrace(t.events)
+		t.steps++
+		if t.left--; t.left > 0 {
+			return
+		}
+	}
+	t.left = 0
+	if t.steps == 0 {
+		t.msg = "trace cancelled: the worker count changed before its first step"
+		fmt.Fprintln(t.log, "demo:", t.msg)
 		return
 	}
 	path := filepath.Join(t.dir, fmt.Sprintf("weft-trace-%s.json", time.Now().Format("20060102-150405.000")))
@@ -273,7 +288,10 @@ func (t *tracer) add(e *engine.Engine) {
 		t.msg = "trace failed: " + err.Error()
 	} else {
 		t.path = path
-		t.msg = fmt.Sprintf("trace of %d steps written to %s (open it in ui.perfetto.dev)", game.TraceFrames, path)
+		t.msg = fmt.Sprintf("trace of %d steps written to %s (open it in ui.perfetto.dev)", t.steps, path)
+		if cut {
+			t.msg += "; cut short: the worker count changed"
+		}
 	}
 	fmt.Fprintln(t.log, "demo:", t.msg)
 }

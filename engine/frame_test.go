@@ -143,15 +143,13 @@ func TestAppendTrace(t *testing.T) {
 	e.Add(engine.Update, mover("m", true, noop))
 	require.NoError(t, e.Build())
 	var events []jobs.Event
-	perStep := 0
 	for i := range 3 {
 		require.NoError(t, e.Tick())
 		n := len(events)
 		events = e.AppendTrace(events)
-		if i == 0 {
-			perStep = len(events)
-		}
-		assert.Equal(t, perStep, len(events)-n, "step %d adds as many events as the first", i)
+		// How many: a range job splits when a thief is about, so the
+		// count of jobs and edges varies; every step has some.
+		assert.Greater(t, len(events), n, "step %d adds its events", i)
 	}
 	type slice struct {
 		job   jobs.Handle
@@ -207,4 +205,22 @@ func TestParticipants(t *testing.T) {
 	require.NoError(t, e.SetWorkers(0))
 	require.NoError(t, e.Tick())
 	assert.Equal(t, 1, got)
+}
+
+// Changing the worker count keeps the window's earlier steps: the owner's
+// busy time over the window does not drop to zero.
+func TestWindowKeepsWorkersAcrossSetWorkers(t *testing.T) {
+	e := newEngine(t, world(t, 4096), engine.Config{Workers: 1, Batch: 64})
+	e.Add(engine.Update, mover("m", true, func([]pos) { time.Sleep(20 * time.Microsecond) }))
+	require.NoError(t, e.Build())
+	for range 10 {
+		require.NoError(t, e.Tick())
+	}
+	before := e.Timings().Summary().Workers[0].P50
+	require.Positive(t, before)
+	require.NoError(t, e.SetWorkers(2))
+	require.NoError(t, e.Tick())
+	s := e.Timings().Summary()
+	assert.Equal(t, 11, s.Steps)
+	assert.Positive(t, s.Workers[0].P50, "the owner's busy time of the earlier steps is kept")
 }

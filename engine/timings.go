@@ -146,10 +146,11 @@ func (t *Timings) init(e *Engine) {
 
 // resetWorkers follows a new pool: its counters start from zero.
 func (t *Timings) resetWorkers(e *Engine) {
-		t.prev = e.pool.Stats(t.prev[:0])
+	t.prev = e.pool.Stats(t.prev[:0])
 	t.cur.Workers = make([]WorkerTimings, len(t.prev))
-	for i := range t.ring { // so that filling the window allocates nothing
-		t.ring[i].Workers = slices.Grow(t.ring[i].Workers[:0], len(t.prev))
+	for i := range t.ring { // so that filling the window allocates nothing; a slot keeps its step's rows
+		w := &t.ring[i].Workers
+		*w = slices.Grow(*w, max(0, len(t.prev)-len(*w)))
 	}
 }
 

@@ -73,7 +73,7 @@ func (p *Pool) work(w *participant) {
 	}
 }
 
-// spin looks for work a bounded number of times, counted in p.spinning so
+// spin looks for work for a bounded time (spinUntil), counted in p.spinning so
 // that schedulers skip the wake-up while someone is already looking.
 // Executed only by w's goroutine.
 func (p *Pool) spin(w *participant) (uint32, bool) {
@@ -387,8 +387,8 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 	return nil
 }
 
-// spinUntil looks for work a bounded number of times, yielding in
-// between, and stops early once target (if any) finishes. Uncounted in
+// spinUntil looks for work for at least spinRounds rounds and spinFor,
+// yielding in between, and stops early once target (if any) finishes. Uncounted in
 // p.spinning: a waiting job is not a free worker. Executed only by w's goroutine.
 func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 	var start int64

@@ -8,10 +8,11 @@ import (
 )
 
 // AddFlags registers the flags that the window and the headless command
-// share, -entities, -workers, -batch and -checks, on fs, into c.
-func (c *Config) AddFlags(fs *flag.FlagSet) {
+// share, -entities, -workers, -batch and -checks, on fs, into c. The
+// default worker count is GOMAXPROCS-1, at least 1 and at most maxWorkers.
+func (c *Config) AddFlags(fs *flag.FlagSet, maxWorkers int) {
 	fs.IntVar(&c.Entities, "entities", DefaultEntities, "bodies kept alive (0: the default)")
-	fs.IntVar(&c.Workers, "workers", max(1, runtime.GOMAXPROCS(0)-1), "worker goroutines besides the owner; 0 is serial")
+	fs.IntVar(&c.Workers, "workers", min(maxWorkers, max(1, runtime.GOMAXPROCS(0)-1)), "worker goroutines besides the owner; 0 is serial")
 	fs.IntVar(&c.Batch, "batch", DefaultBatch, "rows per chunk (at least 1)")
 	fs.BoolVar(&c.Checks, "checks", false, "run with the safety and ecs checks on")
 }

@@ -31,7 +31,7 @@ func TestParseFlags(t *testing.T) {
 		fs.SetOutput(&out)
 		fs.Usage = func() { out.WriteString("usage: cmd\n") }
 		var c Config
-		c.AddFlags(fs)
+		c.AddFlags(fs, 3)
 		own := fs.Bool("own", false, "")
 		code, ok := c.ParseFlags(fs, tc.args, func() string {
 			if *own {
@@ -49,4 +49,8 @@ func TestParseFlags(t *testing.T) {
 			assert.Equal(t, Config{Entities: 5, Workers: 0, Batch: 64, Checks: true}, c)
 		}
 	}
+	fs := flag.NewFlagSet("cmd", flag.ContinueOnError)
+	var c Config
+	c.AddFlags(fs, 0)
+	assert.Equal(t, "0", fs.Lookup("workers").DefValue, "the default stays within the limit")
 }

@@ -35,7 +35,7 @@ var hexHash = regexp.MustCompile(`^[0-9a-f]{16}$`)
 func TestJSON(t *testing.T) {
 	m := runJSON(t, "-frames", "12", "-entities", "800", "-workers", "1", "-batch", "128")
 	for _, k := range []string{"frames", "entities", "visible", "workers", "batch", "checks", "window", "step_ms", "work_ms", "span_ms",
-				"parallelism", "last_step", "systems", "critical_path", "prediction", "allocs_per_step", "hash"} {
+		"parallelism", "last_step", "systems", "critical_path", "prediction", "allocs_per_step", "hash"} {
 		assert.Contains(t, m, k)
 	}
 	assert.Equal(t, 12.0, m["frames"])
@@ -43,7 +43,7 @@ func TestJSON(t *testing.T) {
 	assert.Positive(t, m["entities"])
 	assert.Equal(t, 1.0, m["workers"])
 	assert.Equal(t, 128.0, m["batch"])
-		assert.Regexp(t, hexHash, m["hash"])
+	assert.Regexp(t, hexHash, m["hash"])
 	assert.GreaterOrEqual(t, m["allocs_per_step"], 0.0)
 	step := m["step_ms"].(map[string]any)
 	for _, k := range []string{"p50", "p95", "p99", "max"} {

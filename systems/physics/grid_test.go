@@ -1,9 +1,11 @@
 package physics
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
+	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -80,8 +82,8 @@ func TestGridMatchesAllPairs(t *testing.T) {
 func TestPairFromEitherSide(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 10000 {
-		a := node{x: r.Float32() * 10, y: r.Float32() * 10, r: float32(0.5 + r.Float64()*3), slot: 1}
-		b := node{x: r.Float32() * 10, y: r.Float32() * 10, r: float32(0.5 + r.Float64()*3), slot: 2}
+		a := node{x: r.Float64() * 10, y: r.Float64() * 10, r: float32(0.5 + r.Float64()*3), slot: 1}
+		b := node{x: r.Float64() * 10, y: r.Float64() * 10, r: float32(0.5 + r.Float64()*3), slot: 2}
 		if i%10 == 0 {
 			b.x, b.y = a.x, a.y
 		}
@@ -92,5 +94,79 @@ func TestPairFromEitherSide(t *testing.T) {
 		require.Equal(t, one[0], other[1], "pair %d", i)
 		require.Equal(t, one[1], other[0], "pair %d", i)
 		require.Equal(t, push{-one[0].x, -one[0].y}, one[1])
+	}
+}
+
+// newBodies makes a world of the given bodies (radius r each) and physics
+// with cfg on an engine of w workers and batch b.
+func newBodies(t *testing.T, at []systems.Position, r float64, cfg Config, w, b int) (*engine.Engine, *System, *ecs.World) {
+	t.Helper()
+	world := ecs.NewWorld(ecs.Options{})
+	pos, vel, body := ecs.NewComponent[systems.Position](world), ecs.NewComponent[systems.Velocity](world), ecs.NewComponent[systems.Body](world)
+	setup := world.NewCommands()
+	for _, p := range at {
+		e := setup.Spawn()
+		pos.Add(setup, e, p)
+		vel.Add(setup, e, systems.Velocity{})
+		body.Add(setup, e, systems.Body{Radius: r})
+	}
+	_, err := world.Apply(setup)
+	require.NoError(t, err)
+	eng, err := engine.New(world, engine.Config{Workers: w, Batch: b})
+	require.NoError(t, err)
+	t.Cleanup(func() { eng.Close() })
+	s := New(cfg)
+	eng.Add(engine.Update, s)
+	require.NoError(t, eng.Build())
+	return eng, s, world
+}
+
+// A body at NaN touches nothing, and the others move the same for every
+// worker count and batch size (the bucket layout follows the body count,
+// not the slots).
+func TestNaNBodyTouchesNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	at := make([]systems.Position, 300)
+	for i := range at {
+		at[i] = systems.Position{X: r.Float64() * 60, Y: r.Float64() * 60}
+	}
+	at[17] = systems.Position{X: math.NaN(), Y: 30}
+	var want []systems.Position
+	wantContacts := -1
+	for _, w := range []int{0, 2} {
+		for _, b := range []int{1, 7, 64, 1024} {
+			eng, s, world := newBodies(t, at, 1.5, Config{CellSize: 4}, w, b)
+			for range 3 {
+				require.NoError(t, eng.Tick())
+			}
+			var got []systems.Position
+			q := ark.NewFilter1[systems.Position](world.Ark()).Query()
+			for q.Next() {
+				if p := *q.Get(); !math.IsNaN(p.X) {
+					got = append(got, p)
+				}
+			}
+			require.Len(t, got, len(at)-1)
+			for _, p := range got { // started in [0, 60]², at rest: pushes are small
+				require.True(t, p.X > -10 && p.X < 70 && p.Y > -10 && p.Y < 70, "a body flew to %v", p)
+			}
+			if want == nil {
+				want, wantContacts = got, s.Contacts
+				require.Positive(t, wantContacts)
+				continue
+			}
+			assert.Equal(t, want, got, "workers %d, batch %d", w, b)
+			assert.Equal(t, wantContacts, s.Contacts, "workers %d, batch %d", w, b)
+		}
+	}
+}
+
+// Bodies far from the origin touch as they do near it: the snapshot keeps
+// float64 positions.
+func TestContactFarFromOrigin(t *testing.T) {
+	for _, x0 := range []float64{0, 1e6, -3e7} {
+		eng, s, _ := newBodies(t, []systems.Position{{X: x0 + 0.03, Y: 5}, {X: x0 + 0.99, Y: 5}}, 0.5, Config{CellSize: 2}, 1, 64)
+		require.NoError(t, eng.Tick())
+		assert.Equal(t, 2, s.Contacts, "at %g", x0)
 	}
 }

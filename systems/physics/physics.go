@@ -38,6 +38,8 @@ type Config struct {
 // fixed point, where addition is associative: neither the order of a
 // bucket (which job counted first) nor which job added a push changes a
 // bit, so the result is the same for every worker count and batch size.
+// That holds while no radius exceeds half of Config.CellSize, as Config
+// asks: beyond it, touching pairs more than a cell apart are missed.
 type System struct {
 	cfg  Config
 	pos  ecs.Writer[systems.Position]
@@ -45,6 +47,7 @@ type System struct {
 	body ecs.Reader[systems.Body]
 	time ecs.ResReader[engine.Time]
 
+	q                                                            engine.Query
 	grid, sums, offsets, scatter, respondOdd, respondEven, apply *engine.Pass
 
 	batch, blocks, rowsPerJob int
@@ -71,12 +74,14 @@ type System struct {
 	Contacts int
 }
 
-// node is a body's snapshot for the neighbour scan, in float32 so that a
-// scan reads little (16 bytes a body); apply integrates from the float64
-// positions.
+// node is a body's snapshot for the neighbour scan, small so that a scan
+// reads little (24 bytes a body). Positions stay float64: float32 would
+// lose the contacts of small bodies far from the origin (its spacing is
+// 1/16 at a million).
 type node struct {
-	x, y, r float32
-	slot    int32
+	x, y float64
+	r    float32
+	slot int32
 }
 
 // push is a body's summed push in fixed point (see fixed).
@@ -124,6 +129,7 @@ func (s *System) Build(b *engine.Builder) error {
 	s.pos, s.vel, s.body = ecs.Write[systems.Position](d), ecs.Write[systems.Velocity](d), ecs.Read[systems.Body](d)
 	s.time = ecs.ReadRes[engine.Time](d)
 	q := ecs.NewQuery3(d, s.pos, s.vel, s.body)
+	s.q = q
 	s.grid = b.Chunks("grid", q, s.gridChunk)
 	s.sums = b.Range("sums", s.sumBlocks)
 	s.offsets = b.Range("offsets", s.offsetBlocks)
@@ -182,16 +188,21 @@ func (s *System) Merge(*engine.Frame) error {
 }
 
 // resize grows the buffers to n chunks of batch slots counted by parts
-// participants, and lays out the buckets; it allocates only when they
-// grow. Executed only by the owner, before the passes start.
+// participants, and lays out the buckets for the bodies of those chunks;
+// it allocates only when they grow. The layout depends on the number of
+// bodies, not on the batch size. Executed only by the owner, before the
+// passes start.
 func (s *System) resize(n, batch, parts int) {
-	slots := n * batch
+	slots, bodies := n*batch, 0
+	for i := range n {
+		bodies += s.q.ChunkLen(i)
+	}
 	s.batch = batch
 	s.bySlot, s.sorted = slices.Grow(s.bySlot[:0], slots)[:slots], slices.Grow(s.sorted[:0], slots)[:slots]
 	s.acc = slices.Grow(s.acc[:0], slots)[:slots]
 	s.bucket, s.place = slices.Grow(s.bucket[:0], slots)[:slots], slices.Grow(s.place[:0], slots)[:slots]
 	s.who = slices.Grow(s.who[:0], slots)[:slots]
-	s.layout = layoutFor(&s.cfg, slots)
+	s.layout = layoutFor(&s.cfg, bodies)
 	m := int(s.layout.cw+2) * int(s.layout.ch+2)
 	if len(s.counts) != parts || len(s.counts[0]) != m {
 		s.counts = make([][]int32, parts) // new counters start at 0
@@ -202,7 +213,7 @@ func (s *System) resize(n, batch, parts int) {
 	s.start = slices.Grow(s.start[:0], m+1)[:m+1]
 	s.blocks = (m + blockSize - 1) / blockSize
 	s.sum = slices.Grow(s.sum[:0], s.blocks)[:s.blocks]
-	s.rowsPerJob = max(1, jobBodies*int(s.layout.ch)/max(slots, 1))
+	s.rowsPerJob = max(1, jobBodies*int(s.layout.ch)/max(bodies, 1))
 	nr := (s.rows(1)+s.rowsPerJob-1)/s.rowsPerJob + (s.rows(2)+s.rowsPerJob-1)/s.rowsPerJob
 	s.contacts = slices.Grow(s.contacts[:0], nr)[:nr]
 }
@@ -211,23 +222,29 @@ func (s *System) resize(n, batch, parts int) {
 // or 2 (rows 2, 4, ...).
 func (s *System) rows(first int) int { return (int(s.layout.ch) - first + 2) / 2 }
 
-// layoutFor picks the bucket layout for slots bodies: one bucket per cell
-// of the bounds if that is at most four buckets a body, else a wrapping
-// grid of about one bucket a body. The result does not depend on it.
-func layoutFor(cfg *Config, slots int) layout {
+// layoutFor picks the bucket layout for n bodies: one bucket per cell of
+// the bounds if that is at most maxCellsPerBody buckets a body, else a
+// wrapping grid of about one bucket a body. While no radius exceeds half
+// the cell size, the result does not depend on the layout.
+func layoutFor(cfg *Config, n int) layout {
 	l := layout{inv: 1 / cfg.CellSize}
 	if cfg.MaxX > cfg.MinX && cfg.MaxY > cfg.MinY {
 		cw, ch := math.Floor((cfg.MaxX-cfg.MinX)*l.inv)+1, math.Floor((cfg.MaxY-cfg.MinY)*l.inv)+1
-		if cw*ch <= 4*float64(max(slots, 1024)) {
+		if cw*ch <= maxCellsPerBody*float64(max(n, 1024)) {
 			l.minX, l.minY, l.cw, l.ch = cfg.MinX, cfg.MinY, int32(cw), int32(ch)
 			return l
 		}
 	}
-	side := max(4, 1<<((bits.Len(uint(max(slots, 1)))+1)/2))
+	side := max(4, 1<<((bits.Len(uint(max(n, 1)))+1)/2))
 	l.wrap, l.cw = true, int32(side)
-	l.ch = int32(1) << bits.Len32(uint32(max(4, (slots+side-1)/side)-1))
+	l.ch = int32(1) << bits.Len32(uint32(max(4, (n+side-1)/side)-1))
 	return l
 }
+
+// maxCellsPerBody bounds the buckets of the one-bucket-per-cell layout:
+// each participant keeps a counter per bucket, and three passes walk them
+// all.
+const maxCellsPerBody = 3
 
 // bucketOf is the bucket of the cell at (x, y): its row and column in the
 // bucket grid, border included.
@@ -254,7 +271,7 @@ func (s *System) gridChunk(c *ecs.Chunk) {
 	for i := range pos {
 		k := base + i
 		x, y := pos[i].X, pos[i].Y
-		s.bySlot[k] = node{x: float32(x), y: float32(y), r: float32(body[i].Radius), slot: int32(k)}
+		s.bySlot[k] = node{x: x, y: y, r: float32(body[i].Radius), slot: int32(k)}
 		b := s.layout.bucketOf(x, y)
 		s.bucket[k], s.place[k], s.who[k] = b, counts[b], uint16(w)
 		counts[b]++
@@ -384,9 +401,9 @@ func pairs(sn []node, acc []push, j int32, spans [][2]int32) (touching int32) {
 		for k := range sn[sp[0]:sp[1]] {
 			i := sp[0] + int32(k)
 			o := &sn[i]
-			ox, oy := float64(me.x-o.x), float64(me.y-o.y)
+			ox, oy := me.x-o.x, me.y-o.y
 			d2, rr := ox*ox+oy*oy, float64(me.r+o.r)
-			if d2 >= rr*rr {
+			if !(d2 < rr*rr) { // NaN too: a body at NaN touches nothing
 				continue
 			}
 			d := math.Sqrt(d2)
