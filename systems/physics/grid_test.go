@@ -170,3 +170,17 @@ func TestContactFarFromOrigin(t *testing.T) {
 		assert.Equal(t, 2, s.Contacts, "at %g", x0)
 	}
 }
+
+// A body too large for the grid is reported, with what to change; the step
+// still runs.
+func TestOversizedBodyIsReported(t *testing.T) {
+	eng, s, _ := newBodies(t, []systems.Position{{X: 5, Y: 5}, {X: 20, Y: 5}}, 2.5, Config{CellSize: 4}, 1, 64)
+	err := eng.Tick()
+	require.ErrorIs(t, err, engine.ErrMerge)
+	assert.ErrorContains(t, err, "a radius above half of Config.CellSize (4) in 2 of the bodies: some of their contacts are missed; make CellSize at least twice the largest radius")
+	assert.Equal(t, uint64(1), eng.Time().Step, "the step ran")
+	assert.Zero(t, s.Contacts)
+
+	eng, _, _ = newBodies(t, []systems.Position{{X: 5, Y: 5}}, 2, Config{CellSize: 4}, 1, 64)
+	assert.NoError(t, eng.Tick(), "a radius of exactly half a cell is fine")
+}

@@ -2,6 +2,7 @@
 package physics
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -16,7 +17,7 @@ type Config struct {
 	Gravity   float64 // downwards acceleration, world units/s² (0: none)
 	Damping   float64 // share of velocity lost per second (0: none)
 	Stiffness float64 // push-apart per unit of overlap, 1/s (default 40)
-	CellSize  float64 // grid cell; at least twice the largest radius (default 8)
+	CellSize  float64 // grid cell; at least twice the largest radius, or Merge reports the bodies (default 8)
 	// The world bounds bodies bounce off.
 	MinX, MinY, MaxX, MaxY float64
 }
@@ -39,7 +40,8 @@ type Config struct {
 // bucket (which job counted first) nor which job added a push changes a
 // bit, so the result is the same for every worker count and batch size.
 // That holds while no radius exceeds half of Config.CellSize, as Config
-// asks: beyond it, touching pairs more than a cell apart are missed.
+// asks: beyond it, touching pairs more than a cell apart are missed, and
+// Merge returns an error that counts the bodies.
 type System struct {
 	cfg  Config
 	pos  ecs.Writer[systems.Position]
@@ -67,6 +69,7 @@ type System struct {
 	sorted   []node
 	acc      []push
 	contacts []int32 // per respond range, odd rows' first
+	oversize []int32 // per participant: bodies whose radius exceeds half a cell
 	dirty    bool    // owner only: a step started whose Merge has not run
 
 	// Contacts is the number of touching pairs (counted from both sides) in
@@ -177,12 +180,21 @@ func (s *System) Schedule(f *engine.Frame) error {
 	return err
 }
 
-// Merge adds up the per-range contact counts, in range order.
+// Merge adds up the per-range contact counts, in range order, and refuses
+// bodies too large for the grid: their touching pairs more than a cell
+// apart would be missed.
 func (s *System) Merge(*engine.Frame) error {
 	s.dirty = false
 	s.Contacts = 0
 	for _, c := range s.contacts {
 		s.Contacts += int(c)
+	}
+	n := 0
+	for _, c := range s.oversize {
+		n += int(c)
+	}
+	if n > 0 {
+		return fmt.Errorf("a radius above half of Config.CellSize (%g) in %d of the bodies: some of their contacts are missed; make CellSize at least twice the largest radius", s.cfg.CellSize, n)
 	}
 	return nil
 }
@@ -202,6 +214,8 @@ func (s *System) resize(n, batch, parts int) {
 	s.acc = slices.Grow(s.acc[:0], slots)[:slots]
 	s.bucket, s.place = slices.Grow(s.bucket[:0], slots)[:slots], slices.Grow(s.place[:0], slots)[:slots]
 	s.who = slices.Grow(s.who[:0], slots)[:slots]
+	s.oversize = slices.Grow(s.oversize[:0], parts)[:parts]
+	clear(s.oversize)
 	s.layout = layoutFor(&s.cfg, bodies)
 	m := int(s.layout.cw+2) * int(s.layout.ch+2)
 	if len(s.counts) != parts || len(s.counts[0]) != m {
@@ -271,7 +285,11 @@ func (s *System) gridChunk(c *ecs.Chunk) {
 	for i := range pos {
 		k := base + i
 		x, y := pos[i].X, pos[i].Y
-		s.bySlot[k] = node{x: x, y: y, r: float32(body[i].Radius), slot: int32(k)}
+		r := body[i].Radius
+		s.bySlot[k] = node{x: x, y: y, r: float32(r), slot: int32(k)}
+		if 2*r > s.cfg.CellSize {
+			s.oversize[w]++
+		}
 		b := s.layout.bucketOf(x, y)
 		s.bucket[k], s.place[k], s.who[k] = b, counts[b], uint16(w)
 		counts[b]++
