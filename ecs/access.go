@@ -76,6 +76,7 @@ func (d *Decl) Commands(job int) *Commands {
 type token struct {
 	d    *Decl
 	id   ark.ID
+	key  safety.Key
 	mode safety.Mode
 	size uintptr
 }
@@ -97,7 +98,7 @@ func newToken[T any](d *Decl, m safety.Mode) token {
 	c := component[T](d.w)
 	d.declare(c.key, m)
 	var zero T
-	return token{d: d, id: c.id, mode: m, size: unsafe.Sizeof(zero)}
+	return token{d: d, id: c.id, key: c.key, mode: m, size: unsafe.Sizeof(zero)}
 }
 
 // Read declares that d's system reads component T.

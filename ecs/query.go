@@ -85,6 +85,41 @@ func (q *queryBase) prepare(batch int) (int, error) {
 	return len(q.chunks), nil
 }
 
+// Columns appends to dst the keys of the query's columns, the components
+// its chunks give views of.
+func (q *queryBase) Columns(dst []safety.Key) []safety.Key {
+	for _, c := range q.cols {
+		dst = append(dst, c.key)
+	}
+	return dst
+}
+
+// Aligned reports whether q and other, both prepared this frame, cut it
+// into the same chunks: chunk by chunk, the same rows of the same tables.
+// Two passes over aligned queries may then be chained chunk by chunk.
+// other is another ecs query (Query1..Query4); anything else is not
+// aligned. Executed only by the owner.
+func (q *queryBase) Aligned(other any) bool {
+	o, ok := other.(interface{ base() *queryBase })
+	if !ok {
+		return false
+	}
+	p := o.base()
+	if q.frame != q.w.frame || p.w != q.w || p.frame != q.frame || len(p.chunks) != len(q.chunks) {
+		return false
+	}
+	for i := range q.chunks {
+		a, b := &q.chunks[i], &p.chunks[i]
+		ta, tb := q.tables[a.table].ents, p.tables[b.table].ents
+		if a.start != b.start || a.end != b.end || len(ta) != len(tb) || len(ta) > 0 && &ta[0] != &tb[0] {
+			return false
+		}
+	}
+	return true
+}
+
+func (q *queryBase) base() *queryBase { return q }
+
 // ChunkLen is the number of rows of chunk i of this frame, or 0 for an
 // index out of range. Executed only by the owner, after Prepare, until the
 // next frame's Prepare.

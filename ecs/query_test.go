@@ -228,3 +228,29 @@ func TestChunkWorker(t *testing.T) {
 		}
 	}
 }
+
+// Two queries over the same rows are aligned chunk by chunk; a query over
+// fewer rows, one not prepared this frame, or something else is not. A
+// query lists its columns' keys.
+func TestAligned(t *testing.T) {
+	s := newScene(t, 300, Options{})
+	other := s.w.System("other")
+	p, v := Read[pos](other), Read[vel](other)
+	same := NewQuery2(other, p, v)
+	fewer := NewQuery2(other, p, v, With[tag]())
+	require.NoError(t, s.w.BeginFrame())
+	_, err := s.qi.Prepare(16)
+	require.NoError(t, err)
+	assert.False(t, s.qi.Aligned(same), "same is not prepared yet")
+	_, err = same.Prepare(16)
+	require.NoError(t, err)
+	_, err = fewer.Prepare(16)
+	require.NoError(t, err)
+	assert.True(t, s.qi.Aligned(same))
+	assert.True(t, same.Aligned(s.qi))
+	assert.False(t, s.qi.Aligned(fewer))
+	assert.False(t, s.qi.Aligned("a query"))
+	_, err = s.w.EndFrame()
+	require.NoError(t, err)
+	assert.Equal(t, []safety.Key{s.ipos.t.key, s.ivel.t.key}, s.qi.Columns(nil))
+}

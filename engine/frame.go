@@ -61,6 +61,7 @@ type Engine struct {
 	deps    []jobs.Handle
 	hs      []jobs.Handle
 	one     [1]jobs.Handle
+	chained []jobs.Handle // a chained pass's predecessors but the one it chains onto
 	events  []jobs.Event
 	errs    []error
 }
@@ -342,7 +343,7 @@ func (e *Engine) segment(seg int) {
 // system that starts no pass (disabled, failed) stands for its
 // predecessors, so order through it still holds.
 func (e *Engine) schedule(en *entry) {
-	en.started, en.last, en.merge = false, jobs.Handle{}, false
+	en.started, en.last, en.lastPass, en.merge = false, jobs.Handle{}, nil, false
 	e.deps = e.deps[:0]
 	for _, p := range en.preds {
 		if d := e.par[p].done; d != (jobs.Handle{}) && e.par[p].seg == en.seg {
@@ -452,10 +453,28 @@ func (f *Frame) start(p *Pass, n, batch int) error {
 		e.one[0] = en.last // not e.deps: keep the predecessors for later passes
 		deps = e.one[:]
 	}
-	h, err := e.tr.ParallelForAfter(jobs.Job{Label: jobs.Label{Name: p.label}, Run: p.run}, en.decl.Access(), n, batch, deps...)
+	job := jobs.Job{Label: jobs.Label{Name: p.label}, Run: p.run}
+	var h jobs.Handle
+	var err error
+	switch src := p.chain; {
+	case src != nil && !en.started && src.sys.lastPass == src && src.sys.started && p.q.q.Aligned(src.q.q):
+		// Chunk k after the source's chunk k, and after the other
+		// predecessors whole.
+		e.chained = e.chained[:0]
+		for _, d := range deps {
+			if d != src.sys.done {
+				e.chained = append(e.chained, d)
+			}
+		}
+		h, err = e.tr.ChunksAfter(job, en.decl.Access(), n, src.sys.done, e.chained...)
+	case p.group:
+		h, err = e.tr.ChunksAfter(job, en.decl.Access(), n, jobs.Handle{}, deps...)
+	default:
+		h, err = e.tr.ParallelForAfter(job, en.decl.Access(), n, batch, deps...)
+	}
 	if err != nil {
 		return err
 	}
-	en.last, en.started = h, true
+	en.last, en.lastPass, en.started = h, p, true
 	return nil
 }

@@ -137,6 +137,7 @@ func (e *Engine) Build() error {
 		}
 	}
 	e.segments()
+	e.chains()
 	e.explain = e.buildExplain()
 	e.labels = map[string]*Pass{}
 	for _, en := range e.par {
@@ -156,6 +157,76 @@ func (e *Engine) safetySystems() []safety.System {
 		out[i] = safety.System{Name: en.name, Decls: en.decl.Decls(), Stage: int(en.stage), Before: en.before, After: en.after}
 	}
 	return out
+}
+
+// chains finds the passes that may run chunk-wise after another: the first
+// pass of a system B over a query, after the last pass of a predecessor A
+// over a query, where A and B conflict, and only on components that both
+// queries have as columns, so that chunk k of either touches only chunk
+// k's rows. Order is about data (ARCHITECTURE (h)), so an explicit After
+// is met row by row too. Whether the two queries cut the same chunks is
+// checked each step.
+func (e *Engine) chains() {
+	reg := e.world.Registry()
+	var ca, cb []safety.Key
+	for _, b := range e.par {
+		if len(b.passes) == 0 || b.passes[0].q == nil {
+			continue
+		}
+		first := b.passes[0]
+		cb = first.q.q.Columns(cb[:0])
+		for _, pi := range b.preds {
+			a := e.par[pi]
+			if a.seg != b.seg || len(a.passes) == 0 || e.waitsAnyway(b, a) {
+				continue
+			}
+			last := a.passes[len(a.passes)-1]
+			if last.q == nil {
+				continue
+			}
+			ca = last.q.q.Columns(ca[:0])
+			rowWise, conflicts := true, 0
+			aa, ba := a.decl.Access(), b.decl.Access()
+			for k := 0; k < reg.Len() && rowWise; k++ {
+				ma, mb := aa.Mode(safety.Key(k)), ba.Mode(safety.Key(k))
+				if ma == safety.None || mb == safety.None || (ma == safety.Read && mb == safety.Read) {
+					continue
+				}
+				conflicts++
+				rowWise = slices.Contains(ca, safety.Key(k)) && slices.Contains(cb, safety.Key(k))
+			}
+			if rowWise && conflicts > 0 {
+				first.chain, last.group = last, true
+				break
+			}
+		}
+	}
+}
+
+// waitsAnyway reports whether another predecessor of b comes after all of
+// a, so that b waits for the whole of a anyway and chaining would only
+// cost jobs.
+func (e *Engine) waitsAnyway(b, a *entry) bool {
+	seen := make([]bool, len(e.par))
+	stack := []int{}
+	for _, pi := range b.preds {
+		if e.par[pi] != a {
+			stack = append(stack, pi)
+		}
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e.par[i] == a {
+			return true
+		}
+		if seen[i] {
+			continue
+		}
+		seen[i] = true
+		stack = append(stack, e.par[i].preds...)
+	}
+	return false
 }
 
 // segments splits the step at the stages that have exclusive systems.
@@ -221,7 +292,7 @@ type Edge struct {
 
 // Cause is one reason for an edge.
 type Cause struct {
-	Kind string `json:"kind"` // "order", "conflict", "sync"
+	Kind string `json:"kind"` // "order", "conflict", "sync", "chunks"
 	Key  string `json:"key,omitempty"`
 	Text string `json:"text"`
 }
@@ -298,6 +369,10 @@ func (e *Engine) buildExplain() *Explain {
 				name := reg.Name(safety.Key(k))
 				ed.Causes = append(ed.Causes, Cause{Kind: "conflict", Key: name,
 					Text: fmt.Sprintf("%s %s %s, %s %s it (%s)", a.name, ma, name, b.name, mb, why)})
+			}
+			if len(b.passes) > 0 && b.passes[0].chain != nil && b.passes[0].chain.sys == a {
+				ed.Causes = append(ed.Causes, Cause{Kind: "chunks", Text: fmt.Sprintf(
+					"chunk-wise: chunk k of %s waits only for chunk k of %s, in steps where their queries cut the same chunks", b.passes[0].label, b.passes[0].chain.label)})
 			}
 			x.Edges = append(x.Edges, ed)
 		}

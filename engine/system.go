@@ -5,6 +5,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/jobs"
+	"github.com/weft-engine/weft/safety"
 )
 
 // System is a unit of game logic. Build runs once, on the owner: it
@@ -70,6 +71,8 @@ type Query interface {
 	Prepare(batch int) (int, error)
 	Job(fn func(c *ecs.Chunk)) jobs.Func
 	ChunkLen(i int) int
+	Columns(dst []safety.Key) []safety.Key
+	Aligned(other any) bool
 }
 
 // Builder is a system's view of the engine during Build. Its methods are
@@ -125,6 +128,11 @@ type Pass struct {
 	q     *queryState
 	run   jobs.Func
 	rows  atomic.Int64 // rows of the chunks run this step; jobs add, the owner reads after Wait
+
+	// Chunk-wise chaining, decided at Build: group passes run one job per
+	// chunk so that a chained pass's chunk k can wait for chunk k alone.
+	group bool
+	chain *Pass // the group pass this one may chain onto
 }
 
 // queryState is a query shared by passes: prepared once per step.
@@ -155,9 +163,10 @@ type entry struct {
 	queries []*queryState
 
 	// Per step, owner only.
-	done    jobs.Handle // finishes when the system's jobs (or its predecessors) have
-	last    jobs.Handle // the last pass started this step
-	started bool
-	merge   bool // Schedule succeeded: Merge runs
-	timing  sysAcc
+	done     jobs.Handle // finishes when the system's jobs (or its predecessors) have
+	last     jobs.Handle // the last pass started this step
+	lastPass *Pass
+	started  bool
+	merge    bool // Schedule succeeded: Merge runs
+	timing   sysAcc
 }

@@ -32,7 +32,9 @@ type Tracker struct {
 	// matching per-job flags in O(1).
 	frame, dedup, reach uint32
 	stack               []int32
-	hs, group           []jobs.Handle
+	hs, group, search   []jobs.Handle
+	copyDeps            []jobs.Handle // chunks: one copy's prerequisites
+	skip                jobs.Handle   // verify: a chained group, checked chunk by chunk
 }
 
 type rec struct {
@@ -40,6 +42,7 @@ type rec struct {
 	label  jobs.Label
 	acc    *Access
 	d0, d1 int32
+	copies int32 // a chunk group's copies: the first copies of its prerequisites
 	frame  uint32
 	dedup  uint32 // == Tracker.dedup: already a candidate dependency
 	reach  uint32 // == Tracker.reach: visited by the current search
@@ -101,14 +104,56 @@ func (t *Tracker) ParallelForAfter(j jobs.Job, a *Access, n, batch int, deps ...
 // handle finishes when every copy has, and stands for them all as the
 // writer or reader of a's keys.
 func (t *Tracker) ScheduleChunks(j jobs.Job, a *Access, n int) (jobs.Handle, error) {
-	deps := t.derive(a)
+	return t.chunks(j, a, n, nil, t.derive(a))
+}
+
+// ChunksAfter is ScheduleChunks after deps only, checked as ScheduleAfter
+// is. With chained, the handle of an earlier group of n copies (from
+// ScheduleChunks or ChunksAfter), copy k waits for chained's copy k and
+// not for the whole group: chunk-wise chaining of two passes over the same
+// chunks. The caller guarantees that copy k of both groups touches the
+// same rows and that the two conflict on nothing else; the check then
+// looks at chained chunk by chunk.
+func (t *Tracker) ChunksAfter(j jobs.Job, a *Access, n int, chained jobs.Handle, deps ...jobs.Handle) (jobs.Handle, error) {
+	var prev []int32
+	if chained != (jobs.Handle{}) {
+		c := t.at(chained.Index())
+		if c == nil || c.h != chained || c.copies != int32(n) {
+			return jobs.Handle{}, errorf(CodeBadArgument, "ChunksAfter(%s, %d chunks): the chained handle %v is not a group of %d chunk copies of this frame; chain onto what ScheduleChunks or ChunksAfter returned, with the same chunk count",
+				jobName(j.Label), n, chained, n)
+		}
+		prev = t.deps[c.d0 : c.d0+c.copies]
+	}
+	if t.check {
+		t.search = append(t.search[:0], deps...)
+		for _, i := range prev {
+			t.search = append(t.search, t.recs[i].h)
+		}
+		t.skip = chained
+		err := t.verify(j.Label, a, t.search)
+		t.skip = jobs.Handle{}
+		if err != nil {
+			return jobs.Handle{}, err
+		}
+	}
+	return t.chunks(j, a, n, prev, deps)
+}
+
+// chunks schedules and records n copies of j after deps, copy k also
+// after prev[k] if prev is given, and their combined handle.
+func (t *Tracker) chunks(j jobs.Job, a *Access, n int, prev []int32, deps []jobs.Handle) (jobs.Handle, error) {
 	t.group = t.group[:0]
 	for k := range n {
 		j.Label.Chunk, j.Lo, j.Hi = k, k, k+1
-		h, err := t.pool.Schedule(j, deps...)
+		t.copyDeps = append(t.copyDeps[:0], deps...)
+		if prev != nil {
+			t.copyDeps = append(t.copyDeps, t.recs[prev[k]].h)
+		}
+		h, err := t.pool.Schedule(j, t.copyDeps...)
 		if err != nil {
 			return h, err
 		}
+		t.note(h, j.Label, a, t.copyDeps)
 		t.group = append(t.group, h)
 	}
 	h, err := t.pool.Combine(t.group...)
@@ -120,6 +165,7 @@ func (t *Tracker) ScheduleChunks(j jobs.Job, a *Access, n int) (jobs.Handle, err
 	t.group = append(t.group, deps...)
 	j.Label.Chunk = 0
 	t.record(h, j.Label, a, t.group)
+	t.recs[h.Index()].copies = int32(n)
 	return h, nil
 }
 
@@ -208,16 +254,8 @@ func (t *Tracker) candidate(i int32) {
 // record notes h's prerequisites and makes it the last writer or a reader
 // of each of its keys.
 func (t *Tracker) record(h jobs.Handle, l jobs.Label, a *Access, deps []jobs.Handle) {
+	t.note(h, l, a, deps)
 	i := h.Index()
-	for len(t.recs) <= i {
-		t.recs = append(t.recs, rec{})
-	}
-	d0 := int32(len(t.deps))
-	for _, d := range deps {
-		t.deps = append(t.deps, int32(d.Index()))
-	}
-	r := &t.recs[i]
-	*r = rec{h: h, label: l, acc: a, d0: d0, d1: int32(len(t.deps)), frame: t.frame}
 	for w := range a.w {
 		for u := a.r[w] | a.w[w]; u != 0; u &= u - 1 {
 			k := Key(w*64 + trailing(u))
@@ -232,6 +270,21 @@ func (t *Tracker) record(h jobs.Handle, l jobs.Label, a *Access, deps []jobs.Han
 			}
 		}
 	}
+}
+
+// note records h and its prerequisites, for the check's searches, without
+// making it a writer or reader of its keys: a chunk copy, which its
+// group's combined handle stands for.
+func (t *Tracker) note(h jobs.Handle, l jobs.Label, a *Access, deps []jobs.Handle) {
+	i := h.Index()
+	for len(t.recs) <= i {
+		t.recs = append(t.recs, rec{})
+	}
+	d0 := int32(len(t.deps))
+	for _, d := range deps {
+		t.deps = append(t.deps, int32(d.Index()))
+	}
+	t.recs[i] = rec{h: h, label: l, acc: a, d0: d0, d1: int32(len(t.deps)), frame: t.frame}
 }
 
 // verify is the schedule-time check of a job with access a and explicit
@@ -264,7 +317,7 @@ func (t *Tracker) verify(l jobs.Label, a *Access, deps []jobs.Handle) error {
 }
 
 func (t *Tracker) conflict(l jobs.Label, a *Access, deps []jobs.Handle, c *rec, k Key) error {
-	if !t.inFlight(c) || t.reaches(deps, c) {
+	if c.h == t.skip || !t.inFlight(c) || t.reaches(deps, c) {
 		return nil
 	}
 	return t.missing(c, l, a, k)

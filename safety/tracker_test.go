@@ -2,7 +2,9 @@ package safety
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -444,4 +446,48 @@ func TestParallelForBadBatchIsRefused(t *testing.T) {
 	require.ErrorIs(t, err, jobs.ErrBadArgument)
 	_, err = tr.ParallelForAfter(jobs.Job{Run: run}, &a, 10, -1)
 	require.ErrorIs(t, err, jobs.ErrBadArgument)
+}
+
+// Chunk-wise chaining: copy k of the second group waits for copy k of the
+// first, not for the whole group, and the check accepts it; other
+// conflicts are still caught, and a handle that is no group is refused.
+func TestChunksAfterChained(t *testing.T) {
+	f := newFixture(t, Options{})
+	var ran []string
+	j := func(name string) jobs.Job {
+		return jobs.Job{Label: jobs.Label{Name: name}, Run: func(c *jobs.Ctx) {
+			ran = append(ran, fmt.Sprintf("%s%d", name, c.Label().Chunk))
+		}}
+	}
+	w, err := f.tr.Schedule(job("w"), acc(Decl{f.vel, Write}))
+	require.NoError(t, err)
+	a, err := f.tr.ChunksAfter(j("a"), acc(Decl{f.pos, Write}, Decl{f.vel, Read}), 4, jobs.Handle{}, w)
+	require.NoError(t, err)
+	b, err := f.tr.ChunksAfter(j("b"), acc(Decl{f.pos, Write}), 4, a)
+	require.NoError(t, err)
+	a0, b0 := w.Index()+1, a.Index()+1 // the copies sit right before their group's handle
+	for k := range 4 {
+		for i := range 4 {
+			assert.Equal(t, i == k, directEdge(f.tr, b0+k, a0+i), "b%d after a%d", k, i)
+		}
+		assert.False(t, directEdge(f.tr, b0+k, a.Index()), "b%d does not wait for all of a", k)
+		assert.True(t, reachable(f.tr, b0+k, w.Index()), "b%d is after w through a%d", k, k)
+	}
+
+	if checksCompiled { // the check of explicit dependencies
+		_, err = f.tr.ScheduleAfter(job("late"), acc(Decl{f.pos, Read}))
+		require.ErrorIs(t, err, ErrMissingDependency, "b is in flight and writes Position")
+		_, err = f.tr.ChunksAfter(j("c"), acc(Decl{f.pos, Write}, Decl{f.vel, Write}), 4, b)
+		require.ErrorIs(t, err, ErrMissingDependency, "chaining onto b does not excuse a, which reads Velocity")
+	}
+	_, err = f.tr.ChunksAfter(j("c"), acc(Decl{f.pos, Write}), 3, b)
+	require.ErrorIs(t, err, ErrBadArgument, "another chunk count")
+	_, err = f.tr.ChunksAfter(j("c"), acc(Decl{f.pos, Write}), 4, w)
+	require.ErrorIs(t, err, ErrBadArgument, "w is no group")
+
+	require.NoError(t, f.pool.Wait(b))
+	require.Len(t, ran, 8)
+	for k := range 4 {
+		assert.Less(t, slices.Index(ran, fmt.Sprintf("a%d", k)), slices.Index(ran, fmt.Sprintf("b%d", k)))
+	}
 }

@@ -1,0 +1,120 @@
+package engine_test
+
+import (
+	"testing"
+
+	ark "github.com/mlange-42/ark/ecs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/jobs"
+)
+
+// chained runs a then b, b After a, both writing pos in a chunk pass (b's
+// query narrowed by filters) over 1000 entities, a tenth of them without
+// vel, and returns pos after three steps, the last step's trace and the
+// schedule.
+func chained(t *testing.T, workers int, filters ...ecs.Filter) ([]float64, []jobs.Event, *engine.Explain) {
+	w := world(t, 900)
+	pc := ecs.NewComponent[pos](w)
+	more := w.NewCommands()
+	for i := range 100 {
+		pc.Add(more, more.Spawn(), pos{float64(-i)})
+	}
+	_, err := w.Apply(more)
+	require.NoError(t, err)
+	e := newEngine(t, w, engine.Config{Workers: workers, Batch: 64})
+	e.Add(engine.Update, mover("a", true, func(p []pos) {
+		for i := range p {
+			p[i].X *= 2
+		}
+	}))
+	var pass *engine.Pass
+	e.Add(engine.Update, &toy{name: "b",
+		build: func(b *engine.Builder) error {
+			wr := ecs.Write[pos](b.Decl())
+			pass = b.Chunks("add", ecs.NewQuery1(b.Decl(), wr, filters...), func(c *ecs.Chunk) {
+				p := wr.Column(c)
+				for i := range p {
+					p[i].X = p[i].X*3 + 1
+				}
+			})
+			return nil
+		},
+		sched: func(f *engine.Frame) error { return f.Run(pass) }}, engine.After("a"))
+	require.NoError(t, e.Build())
+	for range 3 {
+		require.NoError(t, e.Tick())
+	}
+	var out []float64
+	q := ark.NewFilter1[pos](w.Ark()).Query()
+	for q.Next() {
+		out = append(out, q.Get().X)
+	}
+	return out, e.AppendTrace(nil), e.Explain()
+}
+
+// Two systems over the same rows that conflict only on a column of both
+// queries chain chunk by chunk: chunk k of the second waits for chunk k of
+// the first alone, Explain says so, and the result is the serial one.
+func TestChunkWiseChaining(t *testing.T) {
+	want, _, x := chained(t, 0)
+	var edge *engine.Edge
+	for i := range x.Edges {
+		if x.Edges[i].From == "a" && x.Edges[i].To == "b" {
+			edge = &x.Edges[i]
+		}
+	}
+	require.NotNil(t, edge)
+	assert.Equal(t, "chunks", edge.Causes[len(edge.Causes)-1].Kind)
+	assert.Contains(t, edge.Causes[len(edge.Causes)-1].Text, "chunk k of b.add waits only for chunk k of a.move")
+
+	for _, workers := range []int{1, 3} {
+		got, events, _ := chained(t, workers)
+		assert.Equal(t, want, got, "workers %d", workers)
+		chunkOf := map[jobs.Handle]jobs.Label{}
+		for _, ev := range events {
+			if ev.Kind == jobs.KindJob {
+				chunkOf[ev.Job] = ev.Label
+			}
+		}
+		edges := 0
+		for _, ev := range events {
+			to, from := chunkOf[ev.Job], chunkOf[ev.From]
+			if ev.Kind != jobs.KindEdge || to.Name != "b.add" {
+				continue
+			}
+			require.Equal(t, "a.move", from.Name, "b.add[%d] waits for nothing but a.move's chunks", to.Chunk)
+			edges++
+			assert.Equal(t, from.Chunk, to.Chunk, "b.add[%d] waits for a.move[%d]", to.Chunk, from.Chunk)
+		}
+		assert.Equal(t, 900/64+1+100/64+1, edges, "one edge a chunk, from its twin")
+	}
+}
+
+// Where the second query cuts other chunks (here: only the entities with
+// vel), the pass waits for the whole first one, and the result is still
+// the serial one.
+func TestChunkWiseChainingNeedsTheSameChunks(t *testing.T) {
+	want, _, _ := chained(t, 0, ecs.With[vel]())
+	got, events, _ := chained(t, 2, ecs.With[vel]())
+	assert.Equal(t, want, got)
+	chunkOf := map[jobs.Handle]jobs.Label{}
+	ran := 0
+	for _, ev := range events {
+		if ev.Kind == jobs.KindJob {
+			chunkOf[ev.Job] = ev.Label
+			if ev.Label.Name == "b.add" {
+				ran++
+			}
+		}
+	}
+	assert.Positive(t, ran)
+	for _, ev := range events {
+		if ev.Kind == jobs.KindEdge && chunkOf[ev.Job].Name == "b.add" {
+			assert.NotEqual(t, "a.move", chunkOf[ev.From].Name, "no chunk-to-chunk edge")
+		}
+	}
+}
