@@ -118,3 +118,20 @@ func TestChunkWiseChainingNeedsTheSameChunks(t *testing.T) {
 		}
 	}
 }
+
+// A chained step allocates nothing in steady state.
+func TestChunkWiseChainingAllocs(t *testing.T) {
+	if raceOn {
+		t.Skip("the race detector allocates")
+	}
+	w := world(t, 2000)
+	e := newEngine(t, w, engine.Config{Workers: 1, Batch: 64})
+	e.Add(engine.Update, mover("a", true, func(p []pos) {}))
+	e.Add(engine.Update, mover("b", true, func(p []pos) {}), engine.After("a"))
+	require.NoError(t, e.Build())
+	require.Contains(t, e.Explain().String(), "chunk-wise")
+	for range 20 {
+		require.NoError(t, e.Tick())
+	}
+	assert.Zero(t, testing.AllocsPerRun(20, func() { _ = e.Tick() }))
+}
