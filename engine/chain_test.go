@@ -25,7 +25,7 @@ func chained(t *testing.T, workers int, filters ...ecs.Filter) ([]float64, []job
 	}
 	_, err := w.Apply(more)
 	require.NoError(t, err)
-	e := newEngine(t, w, engine.Config{Workers: workers, Batch: 64})
+	e := newEngine(t, w, engine.Config{Workers: workers, Batch: 64, ChainChunks: true})
 	e.Add(engine.Update, mover("a", true, func(p []pos) {
 		for i := range p {
 			p[i].X *= 2
@@ -125,7 +125,7 @@ func TestChunkWiseChainingAllocs(t *testing.T) {
 		t.Skip("the race detector allocates")
 	}
 	w := world(t, 2000)
-	e := newEngine(t, w, engine.Config{Workers: 1, Batch: 64})
+	e := newEngine(t, w, engine.Config{Workers: 1, Batch: 64, ChainChunks: true})
 	e.Add(engine.Update, mover("a", true, func(p []pos) {}))
 	e.Add(engine.Update, mover("b", true, func(p []pos) {}), engine.After("a"))
 	require.NoError(t, e.Build())

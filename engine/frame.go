@@ -25,6 +25,11 @@ type Config struct {
 	Window        int              // steps in the timings window (default 120)
 	TraceCapacity int              // trace events per participant (default 1<<16; doubled when a step loses events)
 	Allowlist     safety.Allowlist // accepted ambiguities
+	// ChainChunks lets a system's first chunk pass start chunk by chunk
+	// after a predecessor's last one where they touch the same rows
+	// (docs/ARCHITECTURE.md (k)). It costs a job per chunk of both passes,
+	// and pays where the first pass has a long tail.
+	ChainChunks bool
 }
 
 // Engine runs a world's systems. Every method is executed only by the

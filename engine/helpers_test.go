@@ -51,7 +51,7 @@ func mover(name string, write bool, body func(p []pos)) *toy {
 }
 
 // world makes a world with n entities that have pos and vel.
-func world(t *testing.T, n int) *ecs.World {
+func world(t testing.TB, n int) *ecs.World {
 	w := ecs.NewWorld(ecs.Options{})
 	pc, vc := ecs.NewComponent[pos](w), ecs.NewComponent[vel](w)
 	b := w.NewCommands()

@@ -137,7 +137,9 @@ func (e *Engine) Build() error {
 		}
 	}
 	e.segments()
-	e.chains()
+	if e.cfg.ChainChunks {
+		e.chains()
+	}
 	e.explain = e.buildExplain()
 	e.labels = map[string]*Pass{}
 	for _, en := range e.par {
