@@ -66,13 +66,25 @@ func (g *Graph) Build(events []Event) {
 		g.Nodes = append(g.Nodes, Node{Job: e.Job, Label: e.Label, Worker: e.Worker, Start: e.Start, End: e.End, Cost: e.End - e.Start})
 	}
 	for _, e := range events {
-		if e.Kind != KindEdge {
-			continue
-		}
 		from, ok1 := g.index[e.From]
 		to, ok2 := g.index[e.Job]
-		if ok1 && ok2 {
+		if !ok1 || !ok2 {
+			continue
+		}
+		switch e.Kind {
+		case KindEdge:
 			g.edges = append(g.edges, [2]int32{to, from})
+		case KindSplit:
+			// A split-off range job could not start before its parent's
+			// prerequisites finished: it inherits them (in start order, so
+			// that a split of a split inherits the inherited ones too).
+			// Its parent's own edges come first: they are recorded when
+			// the parent is released, before it runs and splits.
+			for _, ed := range g.edges {
+				if ed[0] == from {
+					g.edges = append(g.edges, [2]int32{to, ed[1]})
+				}
+			}
 		}
 	}
 	slices.SortFunc(g.edges, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })

@@ -63,6 +63,22 @@ func TestGraphKnownAnswers(t *testing.T) {
 	}
 }
 
+// A range job split off another inherits its prerequisites: it cannot
+// start before they finish. Jobs 0 (cost 2) -> 1 (cost 1, a range job) ->
+// 3 (its join); 2 (cost 10) was split off 1 and also ends in 3. The
+// critical path runs 0, 2, 3 (15), not from 2 alone (13).
+func TestGraphSplitInheritsPrerequisites(t *testing.T) {
+	ev := handBuilt([]int64{2, 1, 10, 3}, [][2]int{{0, 1}, {1, 3}, {2, 3}})
+	h := func(i int) Handle { return Handle{pool: 1, gen: 1, idx: uint32(i)} }
+	ev = append(ev, Event{Kind: KindSplit, Job: h(2), From: h(1)})
+	var g Graph
+	g.Build(ev)
+	path, span := g.CriticalPath(nil)
+	assert.Equal(t, []int32{0, 2, 3}, path)
+	assert.Equal(t, int64(15), span)
+	assert.Equal(t, []int32{0}, g.Preds(2))
+}
+
 func TestGraphFromRealTrace(t *testing.T) {
 	p, err := New(Options{Workers: 2})
 	require.NoError(t, err)

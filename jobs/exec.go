@@ -247,7 +247,7 @@ func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 	pr := r.job.Priority
 	for k := int32(r.job.Label.Chunk); k < r.chunkEnd; k++ {
 		if r.chunkEnd-k > 1 && len(p.parts) > 1 && w.dq[pr].empty() {
-			p.splitOff(w, r, k+(r.chunkEnd-k+1)/2, join)
+			p.splitOff(w, idx, r, k+(r.chunkEnd-k+1)/2, join)
 		}
 		r.job.Label.Chunk = int(k)
 		r.job.Lo = int(k) * batch
@@ -259,9 +259,10 @@ func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 	return nil
 }
 
-// splitOff moves chunks [mid, chunkEnd) of range job r to a new range job on
-// w's deque. With the arena full, r simply keeps them.
-func (p *Pool) splitOff(w *participant, r *record, mid int32, join *record) {
+// splitOff moves chunks [mid, chunkEnd) of range job r (arena index idx)
+// to a new range job on w's deque. With the arena full, r simply keeps
+// them.
+func (p *Pool) splitOff(w *participant, idx uint32, r *record, mid int32, join *record) {
 	child := r.job
 	child.Label.Chunk = int(mid)
 	ci, cr, _, err := p.alloc(&child, 0)
@@ -272,6 +273,9 @@ func (p *Pool) splitOff(w *participant, r *record, mid int32, join *record) {
 	cr.holds.v = 0 // still private: it has no prerequisites
 	join.holds.Add(1)
 	r.chunkEnd = mid
+	if p.tracing.Load() { // so that the analysis gives it r's prerequisites
+		w.record(Event{Kind: KindSplit, Worker: w.id, Job: p.handle(ci), From: p.handle(idx), Start: p.now()})
+	}
 	p.ready(w, ci, cr)
 }
 

@@ -17,8 +17,9 @@ type EventKind uint8
 
 // The kinds of trace events.
 const (
-	KindJob  EventKind = iota // a job ran on Worker from Start to End
-	KindEdge                  // Job depends on From: From released Job at Start (or Job was scheduled then, From being done); edges of jobs scheduled by a guest goroutine are not recorded
+	KindJob   EventKind = iota // a job ran on Worker from Start to End
+	KindEdge                   // Job depends on From: From released Job at Start (or Job was scheduled then, From being done); edges of jobs scheduled by a guest goroutine are not recorded
+	KindSplit                  // Job is a range job split off range job From at Start: it has From's prerequisites, and runs beside it
 )
 
 // Event is one trace record. Times are nanoseconds since the pool started.
