@@ -1,7 +1,9 @@
 package engine_test
 
 import (
+	"sync/atomic"
 	"testing"
+	"time"
 
 	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/assert"
@@ -134,4 +136,53 @@ func TestChunkWiseChainingAllocs(t *testing.T) {
 		require.NoError(t, e.Tick())
 	}
 	assert.Zero(t, testing.AllocsPerRun(20, func() { _ = e.Tick() }))
+}
+
+type tag struct{}
+
+// Empty chunk passes that chain still wait for what comes before them, so
+// that order through them holds: v, which shares no data with p but runs
+// after the empty b, which chains onto the empty a, which follows p, runs
+// after all of p.
+func TestChunkWiseChainingEmptyPasses(t *testing.T) {
+	w := world(t, 2000)
+	ecs.NewComponent[tag](w) // registered, on no entity
+	e := newEngine(t, w, engine.Config{Workers: 2, Batch: 64, ChainChunks: true})
+	var pDone atomic.Int32 // p's chunks finished this step
+	early := atomic.Int32{}
+	chunkSys := func(name string, body func(c *ecs.Chunk), filters ...ecs.Filter) *toy {
+		var pass *engine.Pass
+		return &toy{name: name,
+			build: func(b *engine.Builder) error {
+				wr := ecs.Write[pos](b.Decl())
+				pass = b.Chunks("p", ecs.NewQuery1(b.Decl(), wr, filters...), body)
+				return nil
+			},
+			sched: func(f *engine.Frame) error { return f.Run(pass) }}
+	}
+	e.Add(engine.Update, chunkSys("p", func(c *ecs.Chunk) {
+		time.Sleep(200 * time.Microsecond)
+		pDone.Add(1)
+	}))
+	e.Add(engine.Update, chunkSys("a", func(*ecs.Chunk) {}, ecs.With[tag]()), engine.After("p"))
+	e.Add(engine.Update, chunkSys("b", func(*ecs.Chunk) {}, ecs.With[tag]()), engine.After("a"))
+	var vpass *engine.Pass
+	e.Add(engine.Update, &toy{name: "v",
+		build: func(b *engine.Builder) error {
+			wr := ecs.Write[vel](b.Decl())
+			vpass = b.Chunks("p", ecs.NewQuery1(b.Decl(), wr), func(*ecs.Chunk) {
+				if pDone.Load() < (2000+63)/64 {
+					early.Add(1)
+				}
+			})
+			return nil
+		},
+		sched: func(f *engine.Frame) error { return f.Run(vpass) }}, engine.After("b"))
+	require.NoError(t, e.Build())
+	require.Contains(t, e.Explain().String(), "chunk k of b.p waits only for chunk k of a.p")
+	for range 3 {
+		pDone.Store(0)
+		require.NoError(t, e.Tick())
+	}
+	assert.Zero(t, early.Load(), "chunks of v ran before p finished")
 }

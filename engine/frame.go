@@ -28,7 +28,8 @@ type Config struct {
 	// ChainChunks lets a system's first chunk pass start chunk by chunk
 	// after a predecessor's last one where they touch the same rows
 	// (docs/ARCHITECTURE.md (k)). It costs a job per chunk of both passes,
-	// and pays where the first pass has a long tail.
+	// and pays where the first pass has a long tail. A failing chunk then
+	// blocks only its twin.
 	ChainChunks bool
 }
 
@@ -348,7 +349,7 @@ func (e *Engine) segment(seg int) {
 // system that starts no pass (disabled, failed) stands for its
 // predecessors, so order through it still holds.
 func (e *Engine) schedule(en *entry) {
-	en.started, en.last, en.lastPass, en.merge = false, jobs.Handle{}, nil, false
+	en.started, en.last, en.lastPass, en.lastGrouped, en.merge = false, jobs.Handle{}, nil, false, false
 	e.deps = e.deps[:0]
 	for _, p := range en.preds {
 		if d := e.par[p].done; d != (jobs.Handle{}) && e.par[p].seg == en.seg {
@@ -461,8 +462,9 @@ func (f *Frame) start(p *Pass, n, batch int) error {
 	job := jobs.Job{Label: jobs.Label{Name: p.label}, Run: p.run}
 	var h jobs.Handle
 	var err error
+	grouped := false
 	switch src := p.chain; {
-	case src != nil && !en.started && src.sys.lastPass == src && src.sys.started && p.q.q.Aligned(src.q.q):
+	case src != nil && !en.started && n <= maxChainChunks && src.sys.lastPass == src && src.sys.lastGrouped && p.q.q.Aligned(src.q.q):
 		// Chunk k after the source's chunk k, and after the other
 		// predecessors whole.
 		e.chained = e.chained[:0]
@@ -472,14 +474,21 @@ func (f *Frame) start(p *Pass, n, batch int) error {
 			}
 		}
 		h, err = e.tr.ChunksAfter(job, en.decl.Access(), n, src.sys.done, e.chained...)
-	case p.group:
+		grouped = true
+	case p.group && n <= maxChainChunks:
 		h, err = e.tr.ChunksAfter(job, en.decl.Access(), n, jobs.Handle{}, deps...)
+		grouped = true
 	default:
 		h, err = e.tr.ParallelForAfter(job, en.decl.Access(), n, batch, deps...)
 	}
 	if err != nil {
 		return err
 	}
-	en.last, en.lastPass, en.started = h, p, true
+	en.last, en.lastPass, en.lastGrouped, en.started = h, p, grouped, true
 	return nil
 }
+
+// maxChainChunks bounds the chunks of a pass that runs as one job per
+// chunk for chaining: beyond it, the pass runs as a ParallelFor and is not
+// chained, so that a huge pass cannot fill the pool's arena.
+const maxChainChunks = 1024

@@ -163,10 +163,11 @@ type entry struct {
 	queries []*queryState
 
 	// Per step, owner only.
-	done     jobs.Handle // finishes when the system's jobs (or its predecessors) have
-	last     jobs.Handle // the last pass started this step
-	lastPass *Pass
-	started  bool
-	merge    bool // Schedule succeeded: Merge runs
-	timing   sysAcc
+	done        jobs.Handle // finishes when the system's jobs (or its predecessors) have
+	last        jobs.Handle // the last pass started this step
+	lastPass    *Pass
+	lastGrouped bool // it runs as one job per chunk: a pass can chain onto it
+	started     bool
+	merge       bool // Schedule succeeded: Merge runs
+	timing      sysAcc
 }

@@ -104,7 +104,7 @@ func (t *Tracker) ParallelForAfter(j jobs.Job, a *Access, n, batch int, deps ...
 // handle finishes when every copy has, and stands for them all as the
 // writer or reader of a's keys.
 func (t *Tracker) ScheduleChunks(j jobs.Job, a *Access, n int) (jobs.Handle, error) {
-	return t.chunks(j, a, n, nil, t.derive(a))
+	return t.chunks(j, a, n, nil, jobs.Handle{}, t.derive(a))
 }
 
 // ChunksAfter is ScheduleChunks after deps only, checked as ScheduleAfter
@@ -112,8 +112,9 @@ func (t *Tracker) ScheduleChunks(j jobs.Job, a *Access, n int) (jobs.Handle, err
 // ScheduleChunks or ChunksAfter), copy k waits for chained's copy k and
 // not for the whole group: chunk-wise chaining of two passes over the same
 // chunks. The caller guarantees that copy k of both groups touches the
-// same rows and that the two conflict on nothing else; the check then
-// looks at chained chunk by chunk.
+// same rows and that the two conflict on nothing else: the check exempts
+// chained, and checks every other conflict as ScheduleAfter does. A
+// failing copy of chained blocks only its twin.
 func (t *Tracker) ChunksAfter(j jobs.Job, a *Access, n int, chained jobs.Handle, deps ...jobs.Handle) (jobs.Handle, error) {
 	var prev []int32
 	if chained != (jobs.Handle{}) {
@@ -136,12 +137,14 @@ func (t *Tracker) ChunksAfter(j jobs.Job, a *Access, n int, chained jobs.Handle,
 			return jobs.Handle{}, err
 		}
 	}
-	return t.chunks(j, a, n, prev, deps)
+	return t.chunks(j, a, n, prev, chained, deps)
 }
 
 // chunks schedules and records n copies of j after deps, copy k also
-// after prev[k] if prev is given, and their combined handle.
-func (t *Tracker) chunks(j jobs.Job, a *Access, n int, prev []int32, deps []jobs.Handle) (jobs.Handle, error) {
+// after prev[k] (the copies of chained) if given, and their combined
+// handle. With no copies, the combined handle waits for deps and chained
+// itself, so that order through it still holds.
+func (t *Tracker) chunks(j jobs.Job, a *Access, n int, prev []int32, chained jobs.Handle, deps []jobs.Handle) (jobs.Handle, error) {
 	t.group = t.group[:0]
 	for k := range n {
 		j.Label.Chunk, j.Lo, j.Hi = k, k, k+1
@@ -156,13 +159,24 @@ func (t *Tracker) chunks(j jobs.Job, a *Access, n int, prev []int32, deps []jobs
 		t.note(h, j.Label, a, t.copyDeps)
 		t.group = append(t.group, h)
 	}
-	h, err := t.pool.Combine(t.group...)
+	t.copyDeps = append(t.copyDeps[:0], t.group...)
+	if n == 0 {
+		t.copyDeps = append(t.copyDeps, deps...)
+		if chained != (jobs.Handle{}) {
+			t.copyDeps = append(t.copyDeps, chained)
+		}
+	}
+	h, err := t.pool.Combine(t.copyDeps...)
 	if err != nil {
 		return h, err
 	}
-	// Recorded after both the copies and their prerequisites, so that the
-	// check's search reaches the latter through it.
+	// Recorded after the copies, their prerequisites and chained (which
+	// every copy follows through its twin, so the group finishes after
+	// it), so that the check's search reaches them through it.
 	t.group = append(t.group, deps...)
+	if chained != (jobs.Handle{}) {
+		t.group = append(t.group, chained)
+	}
 	j.Label.Chunk = 0
 	t.record(h, j.Label, a, t.group)
 	t.recs[h.Index()].copies = int32(n)

@@ -491,3 +491,26 @@ func TestChunksAfterChained(t *testing.T) {
 		assert.Less(t, slices.Index(ran, fmt.Sprintf("a%d", k)), slices.Index(ran, fmt.Sprintf("b%d", k)))
 	}
 }
+
+// An empty chunk group still waits for its prerequisites (and for the group
+// it chains onto), and a job after a chained group is after the group it
+// chained onto too.
+func TestChunksAfterEdgeCases(t *testing.T) {
+	f := newFixture(t, Options{})
+	w, err := f.tr.Schedule(job("w"), acc(Decl{f.vel, Write}))
+	require.NoError(t, err)
+	empty, err := f.tr.ChunksAfter(job("empty"), acc(Decl{f.pos, Write}, Decl{f.vel, Read}), 0, jobs.Handle{}, w)
+	require.NoError(t, err)
+	assert.True(t, directEdge(f.tr, empty.Index(), w.Index()))
+	o, err := f.pool.Outcome(empty)
+	require.NoError(t, err)
+	assert.False(t, o.Done(), "the empty group waits for w")
+
+	a, err := f.tr.ChunksAfter(job("a"), acc(Decl{f.pos, Write}), 4, jobs.Handle{}, empty)
+	require.NoError(t, err)
+	b, err := f.tr.ChunksAfter(job("b"), acc(Decl{f.pos, Read}), 4, a)
+	require.NoError(t, err)
+	_, err = f.tr.ScheduleAfter(job("d"), acc(Decl{f.pos, Write}), b)
+	assert.NoError(t, err, "d after b is after a: each copy of b follows its twin in a")
+	require.NoError(t, f.pool.Wait(b))
+}
