@@ -1,6 +1,6 @@
 // Command demo is the Ebiten game: tens of thousands of animated sprites under physics, with an in-game frame-timing overlay.
 //
-//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-frames N] [-screenshot file] [-tracedir dir]
+//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-frames N] [-screenshot file] [-tracedir dir]
 //
 // The simulation (package demo/game) runs one fixed step per Ebiten
 // Update, on the engine's job pool; Draw renders the engine's render
@@ -30,6 +30,7 @@ type options struct {
 	game.Config
 	frames               int
 	zoom                 float64
+	noOverlay            bool
 	screenshot, tracedir string
 }
 
@@ -39,13 +40,14 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-frames N] [-screenshot file] [-tracedir dir]")
+		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-frames N] [-screenshot file] [-tracedir dir]")
 		fs.PrintDefaults()
 	}
 	var o options
 	o.AddFlags(fs, game.MaxWorkers)
 
 	fs.Float64Var(&o.zoom, "zoom", defaultZoom, "the camera's zoom at the start, in screen pixels per world unit")
+	fs.BoolVar(&o.noOverlay, "nooverlay", false, "start with the overlay hidden (O shows it)")
 	fs.IntVar(&o.frames, "frames", 0, "exit by itself after N steps and print the frame rates (0: run until closed)")
 	fs.StringVar(&o.screenshot, "screenshot", "", "save the last frame as PNG to `file` before exiting")
 	fs.StringVar(&o.tracedir, "tracedir", os.TempDir(), "write traces (key T) into `dir`")

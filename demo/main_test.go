@@ -103,11 +103,11 @@ func TestFlags(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	assert.Equal(t, 0, run([]string{"-h"}, &out, &errb))
-	o, code, ok := parse([]string{"-frames", "5", "-screenshot", "a.png", "-workers", "0", "-checks"}, &errb)
+	o, code, ok := parse([]string{"-frames", "5", "-screenshot", "a.png", "-workers", "0", "-checks", "-nooverlay"}, &errb)
 	assert.True(t, ok)
 	assert.Zero(t, code)
 	assert.Equal(t, options{Config: game.Config{Entities: game.DefaultEntities, Workers: 0, Batch: game.DefaultBatch, Checks: true}, zoom: defaultZoom, frames: 5,
-		screenshot: "a.png", tracedir: os.TempDir()}, o)
+		noOverlay: true, screenshot: "a.png", tracedir: os.TempDir()}, o)
 }
 
 // The T key's trace: TraceFrames steps gathered into one Chrome trace

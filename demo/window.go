@@ -94,7 +94,9 @@ func newWindow(g *game.Game, o options, log io.Writer) (*window, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &window{g: g, o: o, log: log, ctl: game.NewControls(g.Engine()), ov: newOverlay(), spr: spr, tr: tracer{dir: o.tracedir, log: log}}, nil
+	w := &window{g: g, o: o, log: log, ctl: game.NewControls(g.Engine()), ov: newOverlay(), spr: spr, tr: tracer{dir: o.tracedir, log: log}}
+	w.ctl.Overlay = !o.noOverlay
+	return w, nil
 }
 
 // readKeys is this frame's hotkeys, from Ebiten.
