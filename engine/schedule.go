@@ -169,8 +169,7 @@ func (e *Engine) safetySystems() []safety.System {
 // is met row by row too. Whether the two queries cut the same chunks is
 // checked each step.
 func (e *Engine) chains() {
-	reg := e.world.Registry()
-	var ca, cb []safety.Key
+	var ca, cb, keys []safety.Key
 	for _, b := range e.par {
 		if len(b.passes) == 0 || b.passes[0].q == nil {
 			continue
@@ -187,17 +186,12 @@ func (e *Engine) chains() {
 				continue
 			}
 			ca = last.q.q.Columns(ca[:0])
-			rowWise, conflicts := true, 0
-			aa, ba := a.decl.Access(), b.decl.Access()
-			for k := 0; k < reg.Len() && rowWise; k++ {
-				ma, mb := aa.Mode(safety.Key(k)), ba.Mode(safety.Key(k))
-				if ma == safety.None || mb == safety.None || (ma == safety.Read && mb == safety.Read) {
-					continue
-				}
-				conflicts++
-				rowWise = slices.Contains(ca, safety.Key(k)) && slices.Contains(cb, safety.Key(k))
+			keys = a.decl.Access().Conflicts(b.decl.Access(), keys[:0])
+			rowWise := len(keys) > 0
+			for _, k := range keys {
+				rowWise = rowWise && slices.Contains(ca, k) && slices.Contains(cb, k)
 			}
-			if rowWise && conflicts > 0 {
+			if rowWise {
 				first.chain, last.group = last, true
 				break
 			}
@@ -354,11 +348,8 @@ func (e *Engine) buildExplain() *Explain {
 				ed.Causes = append(ed.Causes, Cause{Kind: "order", Text: fmt.Sprintf("%s is Before %s", a.name, b.name)})
 			}
 			aa, ba := a.decl.Access(), b.decl.Access()
-			for k := 0; k < reg.Len(); k++ {
-				ma, mb := aa.Mode(safety.Key(k)), ba.Mode(safety.Key(k))
-				if ma == safety.None || mb == safety.None || (ma == safety.Read && mb == safety.Read) {
-					continue
-				}
+			for _, k := range aa.Conflicts(ba, nil) {
+				ma, mb := aa.Mode(k), ba.Mode(k)
 				why := "stage order"
 				switch {
 				case len(ed.Causes) > 0 && ed.Causes[0].Kind == "order":
@@ -368,7 +359,7 @@ func (e *Engine) buildExplain() *Explain {
 				case a.stage == b.stage:
 					why = "order of other constraints"
 				}
-				name := reg.Name(safety.Key(k))
+				name := reg.Name(k)
 				ed.Causes = append(ed.Causes, Cause{Kind: "conflict", Key: name,
 					Text: fmt.Sprintf("%s %s %s, %s %s it (%s)", a.name, ma, name, b.name, mb, why)})
 			}

@@ -34,6 +34,7 @@ type Node struct {
 	finish         int64 // scratch: longest path ending here, or simulated finish
 	readyAt        int64 // scratch: simulated time its prerequisites are done
 	from           int32 // scratch: the critical predecessor, -1 if none
+	split          int32 // the range job it was split off, -1 if none
 }
 
 type scratch struct {
@@ -63,7 +64,7 @@ func (g *Graph) Build(events []Event) {
 			continue
 		}
 		g.index[e.Job] = int32(len(g.Nodes))
-		g.Nodes = append(g.Nodes, Node{Job: e.Job, Label: e.Label, Worker: e.Worker, Start: e.Start, End: e.End, Cost: e.End - e.Start})
+		g.Nodes = append(g.Nodes, Node{Job: e.Job, Label: e.Label, Worker: e.Worker, Start: e.Start, End: e.End, Cost: e.End - e.Start, split: -1})
 	}
 	for _, e := range events {
 		from, ok1 := g.index[e.From]
@@ -75,26 +76,27 @@ func (g *Graph) Build(events []Event) {
 		case KindEdge:
 			g.edges = append(g.edges, [2]int32{to, from})
 		case KindSplit:
-			// A split-off range job could not start before its parent's
-			// prerequisites finished: it inherits them (in start order, so
-			// that a split of a split inherits the inherited ones too).
-			// Its parent's own edges come first: they are recorded when
-			// the parent is released, before it runs and splits.
-			for _, ed := range g.edges {
-				if ed[0] == from {
-					g.edges = append(g.edges, [2]int32{to, ed[1]})
-				}
-			}
+			g.Nodes[to].split = from
 		}
 	}
 	slices.SortFunc(g.edges, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
 	g.edges = slices.Compact(g.edges)
-	k := 0
+	k, sorted := 0, len(g.edges)
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
 		n.predLo = int32(len(g.preds))
-		for ; k < len(g.edges) && g.edges[k][0] == int32(i); k++ {
+		for ; k < sorted && g.edges[k][0] == int32(i); k++ {
 			g.preds = append(g.preds, g.edges[k][1])
+		}
+		// A split-off range job could not start before its parent's
+		// prerequisites finished: it inherits them. Its parent ran first,
+		// so it comes earlier in start order and its preds (inherited ones
+		// included, for a split of a split) are complete.
+		if s := n.split; s >= 0 && s < int32(i) {
+			for _, d := range g.preds[g.Nodes[s].predLo:g.Nodes[s].predHi] {
+				g.preds = append(g.preds, d)
+				g.edges = append(g.edges, [2]int32{int32(i), d})
+			}
 		}
 		n.predHi = int32(len(g.preds))
 	}

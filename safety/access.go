@@ -93,12 +93,27 @@ func (a *Access) Union(o *Access) {
 // writing it; ok is false if they do not conflict.
 func (a *Access) Conflict(o *Access) (k Key, ok bool) {
 	for i := range a.w {
-		c := a.w[i]&(o.w[i]|o.r[i]) | o.w[i]&a.r[i]
-		if c != 0 {
+		if c := a.conflicts(o, i); c != 0 {
 			return Key(i*64 + bits.TrailingZeros64(c)), true
 		}
 	}
 	return 0, false
+}
+
+// Conflicts appends to dst every key that a and o both use with at least
+// one writing it, lowest first.
+func (a *Access) Conflicts(o *Access, dst []Key) []Key {
+	for i := range a.w {
+		for c := a.conflicts(o, i); c != 0; c &= c - 1 {
+			dst = append(dst, Key(i*64+bits.TrailingZeros64(c)))
+		}
+	}
+	return dst
+}
+
+// conflicts is word i of the keys that a and o conflict on.
+func (a *Access) conflicts(o *Access, i int) uint64 {
+	return a.w[i]&(o.w[i]|o.r[i]) | o.w[i]&a.r[i]
 }
 
 // Empty reports whether a has no key.

@@ -68,6 +68,36 @@ func TestAccess(t *testing.T) {
 	assert.Equal(t, None, c.Mode(5))
 	assert.True(t, (&Access{}).Empty())
 	assert.False(t, c.Empty())
+
+	// Conflicts lists every conflicting key, lowest first: those where one
+	// writes and the other uses the key.
+	r := rand.New(rand.NewPCG(1, 1))
+	for range 200 {
+		var x, y Access
+		for k := range Key(200) {
+			for _, acc := range []*Access{&x, &y} {
+				switch r.IntN(3) {
+				case 1:
+					acc.Read(k)
+				case 2:
+					acc.Write(k)
+				}
+			}
+		}
+		var want []Key
+		for k := range Key(200) {
+			mx, my := x.Mode(k), y.Mode(k)
+			if mx != None && my != None && (mx == Write || my == Write) {
+				want = append(want, k)
+			}
+		}
+		assert.Equal(t, want, x.Conflicts(&y, nil))
+		first, ok := x.Conflict(&y)
+		assert.Equal(t, len(want) > 0, ok)
+		if ok {
+			assert.Equal(t, want[0], first)
+		}
+	}
 }
 
 // Unity's no-false-positive cases: each schedule is safe and must pass.

@@ -53,6 +53,7 @@ type System struct {
 	grid, sums, offsets, scatter, respondOdd, respondEven, apply *engine.Pass
 
 	batch, blocks, rowsPerJob int
+	oddJobs                   int // respond jobs over the odd rows: the even rows' contacts follow theirs
 	layout                    layout
 	// By slot (chunk·batch + row), written by the slot's chunk.
 	bySlot []node
@@ -228,7 +229,8 @@ func (s *System) resize(n, batch, parts int) {
 	s.blocks = (m + blockSize - 1) / blockSize
 	s.sum = slices.Grow(s.sum[:0], s.blocks)[:s.blocks]
 	s.rowsPerJob = max(1, jobBodies*int(s.layout.ch)/max(bodies, 1))
-	nr := (s.rows(1)+s.rowsPerJob-1)/s.rowsPerJob + (s.rows(2)+s.rowsPerJob-1)/s.rowsPerJob
+	s.oddJobs = (s.rows(1) + s.rowsPerJob - 1) / s.rowsPerJob
+	nr := s.oddJobs + (s.rows(2)+s.rowsPerJob-1)/s.rowsPerJob
 	s.contacts = slices.Grow(s.contacts[:0], nr)[:nr]
 }
 
@@ -402,7 +404,7 @@ func (s *System) respondRows(first, lo, hi int) {
 	}
 	off := 0
 	if first == 2 {
-		off = (s.rows(1) + s.rowsPerJob - 1) / s.rowsPerJob
+		off = s.oddJobs
 	}
 	s.contacts[off+lo/s.rowsPerJob] = touching
 }
