@@ -70,7 +70,7 @@ func TestChunkWiseChaining(t *testing.T) {
 		}
 	}
 	require.NotNil(t, edge)
-	assert.Equal(t, "chunks", edge.Causes[len(edge.Causes)-1].Kind)
+	assert.Equal(t, engine.CauseChunks, edge.Causes[len(edge.Causes)-1].Kind)
 	assert.Contains(t, edge.Causes[len(edge.Causes)-1].Text, "chunk k of b.add waits only for chunk k of a.move")
 
 	for _, workers := range []int{1, 3} {

@@ -47,3 +47,12 @@ func (s *snapshots) publish() {
 	s.front.Store(&s.buf[s.back])
 	s.back ^= 1
 }
+
+// current is the last published snapshot, or an empty one before the
+// first step.
+func (s *snapshots) current() *Snapshot {
+	if p := s.front.Load(); p != nil {
+		return p
+	}
+	return &s.buf[1]
+}
