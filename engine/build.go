@@ -21,13 +21,34 @@ func (e *Engine) Build() error {
 	}
 	// Stage order first, registration order within a stage.
 	slices.SortStableFunc(e.sched.all, func(a, b *entry) int { return int(a.stage) - int(b.stage) })
-	byName := map[string]*entry{}
+	if err := errors.Join(append(e.buildSystems(), e.checkStageOrder()...)...); err != nil {
+		return err
+	}
+	plan, err := safety.Check(e.world.Registry(), e.safetySystems())
+	if err != nil {
+		return errorf(CodeSchedule, "", err, "the schedule does not validate; fix the systems named below")
+	}
+	if err := plan.NewAmbiguities(e.cfg.Allowlist); err != nil {
+		return errorf(CodeAmbiguity, "", err, "conflicting systems of one stage are ordered only by registration; add Before/After, or accept each ID in Config.Allowlist")
+	}
+	e.adoptPlan(plan)
+	e.derive()
+	e.sched.built = true
+	e.out.timings.init(e)
+	return nil
+}
+
+// buildSystems calls every system's Build, in stage order, and splits the
+// systems into parallel and exclusive ones. Executed only by the owner, in
+// Build.
+func (e *Engine) buildSystems() []error {
 	var errs []error
+	names := map[string]bool{}
 	for _, en := range e.sched.all {
-		if _, dup := byName[en.name]; dup {
+		if names[en.name] {
 			errs = append(errs, errorf(CodeSchedule, en.name, nil, "two systems are named %q; give every system a unique name", en.name))
 		}
-		byName[en.name] = en
+		names[en.name] = true
 		if en.excl != nil {
 			if len(en.before)+len(en.after) > 0 {
 				errs = append(errs, errorf(CodeStageOrder, en.name, nil, "exclusive system %q has Before/After constraints; exclusive systems run at the start of their stage, in registration order: move it to another stage instead", en.name))
@@ -36,8 +57,7 @@ func (e *Engine) Build() error {
 			continue
 		}
 		en.decl = e.world.System(en.name)
-		b := &Builder{e: e, s: en}
-		if err := en.sys.Build(b); err != nil {
+		if err := en.sys.Build(&Builder{e: e, s: en}); err != nil {
 			errs = append(errs, errorf(CodeBuild, en.name, err, "system %q: Build failed; fix the system's Build", en.name))
 		}
 		if err := en.decl.Err(); err != nil {
@@ -45,6 +65,18 @@ func (e *Engine) Build() error {
 		}
 		e.sched.par = append(e.sched.par, en)
 	}
+	return errs
+}
+
+// checkStageOrder reports Before/After constraints between parallel
+// systems that contradict the stage order. Executed only by the owner, in
+// Build, after buildSystems.
+func (e *Engine) checkStageOrder() []error {
+	byName := map[string]*entry{}
+	for _, en := range e.sched.all {
+		byName[en.name] = en // the last of a duplicate name, as reported by buildSystems
+	}
+	var errs []error
 	for _, en := range e.sched.par {
 		for _, n := range en.before {
 			if o := byName[n]; o != nil && o.excl == nil && o.stage < en.stage {
@@ -57,36 +89,42 @@ func (e *Engine) Build() error {
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return errors.Join(errs...)
-	}
-	plan, err := safety.Check(e.world.Registry(), e.safetySystems())
-	if err != nil {
-		return errorf(CodeSchedule, "", err, "the schedule does not validate; fix the systems named below")
-	}
-	if err := plan.NewAmbiguities(e.cfg.Allowlist); err != nil {
-		return errorf(CodeAmbiguity, "", err, "conflicting systems of one stage are ordered only by registration; add Before/After, or accept each ID in Config.Allowlist")
-	}
-	// The plan's indices are positions in e.sched.par; from here on e.sched.par is in
-	// built order, and each system keeps the plan's predecessors.
+	return errs
+}
+
+// adoptPlan puts the parallel systems in the plan's order and gives each
+// the plan's predecessors. The plan's indices are positions in the
+// registration-ordered sched.par; from here on sched.par is in built
+// order. Executed only by the owner, in Build.
+func (e *Engine) adoptPlan(plan *safety.Plan) {
+	par := e.sched.par
 	order := make([]*entry, len(plan.Order))
 	for i, k := range plan.Order {
-		order[i] = e.sched.par[k]
+		order[i] = par[k]
 		order[i].index = i
 		order[i].decl.SetOrder(i)
 	}
 	for i, k := range plan.Order {
 		for _, pk := range plan.Preds[k] {
-			order[i].preds = append(order[i].preds, e.sched.par[pk].index)
+			order[i].preds = append(order[i].preds, par[pk].index)
 		}
 	}
 	e.sched.par = order
 	e.sched.plan = plan
-	for _, b := range e.sched.par {
-		for _, p := range b.passes {
-			if p.q != nil && !slices.Contains(b.queries, p.q) {
-				b.queries = append(b.queries, p.q)
+}
+
+// derive computes what the steps need from the ordered systems: each
+// system's queries, the segments, the chained passes, the Explain model
+// and the pass labels. Executed only by the owner, in Build, after
+// adoptPlan.
+func (e *Engine) derive() {
+	e.sched.labels = map[string]*Pass{}
+	for _, en := range e.sched.par {
+		for _, p := range en.passes {
+			if p.q != nil && !slices.Contains(en.queries, p.q) {
+				en.queries = append(en.queries, p.q)
 			}
+			e.sched.labels[p.label] = p
 		}
 	}
 	e.segments()
@@ -94,15 +132,6 @@ func (e *Engine) Build() error {
 		e.chains()
 	}
 	e.sched.explain = e.buildExplain()
-	e.sched.labels = map[string]*Pass{}
-	for _, en := range e.sched.par {
-		for _, p := range en.passes {
-			e.sched.labels[p.label] = p
-		}
-	}
-	e.sched.built = true
-	e.out.timings.init(e)
-	return nil
 }
 
 // safetySystems is the input of safety.Check, in e.sched.par's order.

@@ -60,34 +60,20 @@ type Ambiguity struct {
 // EndOfStep names the pseudo-node of Explain where the last commands play back.
 const EndOfStep = "(end of step)"
 
+// buildExplain makes the Explain model of the built schedule. Executed
+// only by the owner, in Build.
 func (e *Engine) buildExplain() *Explain {
 	x := &Explain{}
-	reg := e.world.Registry()
-	emit := func(en *entry) {
-		s := ExplainSystem{Name: en.name, Stage: en.stage.String(), Exclusive: en.excl != nil, Commands: en.commands}
-		if en.decl != nil {
-			a := en.decl.Access()
-			for k := 0; k < reg.Len(); k++ {
-				switch a.Mode(safety.Key(k)) {
-				case safety.Read:
-					s.Reads = append(s.Reads, reg.Name(safety.Key(k)))
-				case safety.Write:
-					s.Writes = append(s.Writes, reg.Name(safety.Key(k)))
-				}
-			}
-		}
-		x.Systems = append(x.Systems, s)
-	}
 	// Execution order: per segment, its exclusives, then its systems.
 	for seg := 0; seg < e.sched.nseg; seg++ {
 		for _, en := range e.sched.excl {
 			if en.seg == seg {
-				emit(en)
+				x.Systems = append(x.Systems, e.explainSystem(en))
 			}
 		}
 		for _, en := range e.sched.par {
 			if en.seg == seg {
-				emit(en)
+				x.Systems = append(x.Systems, e.explainSystem(en))
 			}
 		}
 	}
@@ -99,61 +85,11 @@ func (e *Engine) buildExplain() *Explain {
 	for _, b := range e.sched.par {
 		for _, pi := range b.preds {
 			a := e.sched.par[pi]
-			ed := Edge{From: a.name, To: b.name}
-			if slices.Contains(b.after, a.name) {
-				ed.Causes = append(ed.Causes, Cause{Kind: CauseOrder, Text: fmt.Sprintf("%s is After %s", b.name, a.name)})
-			} else if slices.Contains(a.before, b.name) {
-				ed.Causes = append(ed.Causes, Cause{Kind: CauseOrder, Text: fmt.Sprintf("%s is Before %s", a.name, b.name)})
-			}
-			aa, ba := a.decl.Access(), b.decl.Access()
-			for _, k := range aa.Conflicts(ba, nil) {
-				ma, mb := aa.Mode(k), ba.Mode(k)
-				why := "stage order"
-				switch {
-				case len(ed.Causes) > 0 && ed.Causes[0].Kind == CauseOrder:
-					why = "explicit order"
-				case a.stage == b.stage && amb[[2]string{a.name, b.name}]:
-					why = "registration order only: ambiguous"
-				case a.stage == b.stage:
-					why = "order of other constraints"
-				}
-				name := reg.Name(k)
-				ed.Causes = append(ed.Causes, Cause{Kind: CauseConflict, Key: name,
-					Text: fmt.Sprintf("%s %s %s, %s %s it (%s)", a.name, ma, name, b.name, mb, why)})
-			}
-			if len(b.passes) > 0 && b.passes[0].chain != nil && b.passes[0].chain.sys == a {
-				ed.Causes = append(ed.Causes, Cause{Kind: CauseChunks, Text: fmt.Sprintf(
-					"chunk-wise: chunk k of %s waits only for chunk k of %s, in steps where their queries cut the same chunks", b.passes[0].label, b.passes[0].chain.label)})
-			}
-			x.Edges = append(x.Edges, ed)
+			x.Edges = append(x.Edges, Edge{From: a.name, To: b.name, Causes: e.edgeCauses(a, b, amb[[2]string{a.name, b.name}])})
 		}
 	}
-	// Sync points: exclusives split the step; commands play back at the
-	// end of their system's segment.
 	for seg := 0; seg < e.sched.nseg; seg++ {
-		var xs []*entry
-		for _, en := range e.sched.excl {
-			if en.seg == seg {
-				xs = append(xs, en)
-			}
-		}
-		for i := 1; i < len(xs); i++ {
-			x.Edges = append(x.Edges, Edge{From: xs[i-1].name, To: xs[i].name, Causes: []Cause{{Kind: CauseSync, Text: "exclusive systems of one stage run in registration order"}}})
-		}
-		if len(xs) > 0 {
-			for _, en := range e.sched.par {
-				if en.seg == seg-1 {
-					c := Cause{Kind: CauseSync, Text: fmt.Sprintf("%s is exclusive: every job before it finishes first", xs[0].name)}
-					if en.commands {
-						c.Text += fmt.Sprintf(", and the commands of %s play back", en.name)
-					}
-					x.Edges = append(x.Edges, Edge{From: en.name, To: xs[0].name, Causes: []Cause{c}})
-				}
-				if en.seg == seg {
-					x.Edges = append(x.Edges, Edge{From: xs[len(xs)-1].name, To: en.name, Causes: []Cause{{Kind: CauseSync, Text: fmt.Sprintf("%s starts after exclusive %s", en.name, xs[len(xs)-1].name)}}})
-				}
-			}
-		}
+		x.Edges = e.syncEdges(x.Edges, seg)
 	}
 	for _, en := range e.sched.par {
 		if en.commands && en.seg == e.sched.nseg-1 {
@@ -162,6 +98,87 @@ func (e *Engine) buildExplain() *Explain {
 		}
 	}
 	return x
+}
+
+// explainSystem describes one system and its declared access.
+func (e *Engine) explainSystem(en *entry) ExplainSystem {
+	s := ExplainSystem{Name: en.name, Stage: en.stage.String(), Exclusive: en.excl != nil, Commands: en.commands}
+	if en.decl == nil {
+		return s
+	}
+	reg, a := e.world.Registry(), en.decl.Access()
+	for k := 0; k < reg.Len(); k++ {
+		switch a.Mode(safety.Key(k)) {
+		case safety.Read:
+			s.Reads = append(s.Reads, reg.Name(safety.Key(k)))
+		case safety.Write:
+			s.Writes = append(s.Writes, reg.Name(safety.Key(k)))
+		}
+	}
+	return s
+}
+
+// edgeCauses gives the reasons why a runs before b, its successor in the
+// DAG; ambiguous reports that only registration orders them.
+func (e *Engine) edgeCauses(a, b *entry, ambiguous bool) []Cause {
+	var cs []Cause
+	if slices.Contains(b.after, a.name) {
+		cs = append(cs, Cause{Kind: CauseOrder, Text: fmt.Sprintf("%s is After %s", b.name, a.name)})
+	} else if slices.Contains(a.before, b.name) {
+		cs = append(cs, Cause{Kind: CauseOrder, Text: fmt.Sprintf("%s is Before %s", a.name, b.name)})
+	}
+	why := "stage order"
+	switch {
+	case len(cs) > 0:
+		why = "explicit order"
+	case a.stage == b.stage && ambiguous:
+		why = "registration order only: ambiguous"
+	case a.stage == b.stage:
+		why = "order of other constraints"
+	}
+	reg := e.world.Registry()
+	aa, ba := a.decl.Access(), b.decl.Access()
+	for _, k := range aa.Conflicts(ba, nil) {
+		name := reg.Name(k)
+		cs = append(cs, Cause{Kind: CauseConflict, Key: name,
+			Text: fmt.Sprintf("%s %s %s, %s %s it (%s)", a.name, aa.Mode(k), name, b.name, ba.Mode(k), why)})
+	}
+	if len(b.passes) > 0 && b.passes[0].chain != nil && b.passes[0].chain.sys == a {
+		cs = append(cs, Cause{Kind: CauseChunks, Text: fmt.Sprintf(
+			"chunk-wise: chunk k of %s waits only for chunk k of %s, in steps where their queries cut the same chunks", b.passes[0].label, b.passes[0].chain.label)})
+	}
+	return cs
+}
+
+// syncEdges appends segment seg's sync points to edges: exclusives split
+// the step, and commands play back at the end of their system's segment.
+func (e *Engine) syncEdges(edges []Edge, seg int) []Edge {
+	var xs []*entry
+	for _, en := range e.sched.excl {
+		if en.seg == seg {
+			xs = append(xs, en)
+		}
+	}
+	if len(xs) == 0 {
+		return edges
+	}
+	for i := 1; i < len(xs); i++ {
+		edges = append(edges, Edge{From: xs[i-1].name, To: xs[i].name, Causes: []Cause{{Kind: CauseSync, Text: "exclusive systems of one stage run in registration order"}}})
+	}
+	first, last := xs[0], xs[len(xs)-1]
+	for _, en := range e.sched.par {
+		if en.seg == seg-1 {
+			c := Cause{Kind: CauseSync, Text: fmt.Sprintf("%s is exclusive: every job before it finishes first", first.name)}
+			if en.commands {
+				c.Text += fmt.Sprintf(", and the commands of %s play back", en.name)
+			}
+			edges = append(edges, Edge{From: en.name, To: first.name, Causes: []Cause{c}})
+		}
+		if en.seg == seg {
+			edges = append(edges, Edge{From: last.name, To: en.name, Causes: []Cause{{Kind: CauseSync, Text: fmt.Sprintf("%s starts after exclusive %s", en.name, last.name)}}})
+		}
+	}
+	return edges
 }
 
 // Explain returns the built schedule; nil before Build.
