@@ -2,6 +2,8 @@ package ecs
 
 import (
 	"errors"
+	"reflect"
+	"slices"
 	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
@@ -20,6 +22,13 @@ type Decl struct {
 	err    []error
 	nq     int         // queries built on it
 	bufs   []*Commands // system-level buffers, by job
+	res    []resource  // the resources it declared, checked by Err
+}
+
+// resource is a declared resource: its type and whether the world has it.
+type resource struct {
+	typ reflect.Type
+	has func() bool
 }
 
 // System makes the declaration of a system named name. Its order in
@@ -47,8 +56,18 @@ func (d *Decl) Access() *safety.Access { return &d.access }
 func (d *Decl) Decls() []safety.Decl { return d.decls }
 
 // Err returns the problems found while declaring (tokens from another
-// system, declarations during a frame), joined; nil if there were none.
-func (d *Decl) Err() error { return errors.Join(d.err...) }
+// system, declarations during a frame, resources the world does not have
+// yet), joined; nil if there were none.
+func (d *Decl) Err() error {
+	errs := slices.Clip(d.err)
+	for _, r := range d.res {
+		if !r.has() {
+			errs = append(errs, errorf(CodeNoResource, d.name, r.typ.String(),
+				"system %q declares resource %v, which the world does not have; call ecs.AddResource(w, &%v{...}) before engine.Build (before or after engine.New)", d.name, r.typ, r.typ))
+		}
+	}
+	return errors.Join(errs...)
+}
 
 func (d *Decl) fail(err error) { d.err = append(d.err, err) }
 
@@ -132,13 +151,17 @@ type ResWriter[T any] struct{ r ark.Resource[T] }
 // ReadRes declares that d's system reads resource T.
 func ReadRes[T any](d *Decl) ResReader[T] {
 	d.declare(resourceKey[T](d.w), safety.Read)
-	return ResReader[T]{ark.NewResource[T](d.w.ark)}
+	r := ResReader[T]{ark.NewResource[T](d.w.ark)}
+	d.res = append(d.res, resource{reflect.TypeFor[T](), r.r.Has})
+	return r
 }
 
 // WriteRes declares that d's system reads and writes resource T.
 func WriteRes[T any](d *Decl) ResWriter[T] {
 	d.declare(resourceKey[T](d.w), safety.Write)
-	return ResWriter[T]{ark.NewResource[T](d.w.ark)}
+	r := ResWriter[T]{ark.NewResource[T](d.w.ark)}
+	d.res = append(d.res, resource{reflect.TypeFor[T](), r.r.Has})
+	return r
 }
 
 // Get is a copy of the resource (the zero value if it is absent). Any job

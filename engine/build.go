@@ -57,7 +57,7 @@ func (e *Engine) buildSystems() []error {
 			continue
 		}
 		en.decl = e.world.System(en.name)
-		if err := en.sys.Build(&Builder{e: e, s: en}); err != nil {
+		if err := callBuild(en.sys, &Builder{e: e, s: en}); err != nil {
 			errs = append(errs, errorf(CodeBuild, en.name, err, "system %q: Build failed; fix the system's Build", en.name))
 		}
 		if err := en.decl.Err(); err != nil {

@@ -101,8 +101,12 @@ type outputs struct {
 }
 
 // New makes an engine for w and adds the Time, Input and Camera resources
-// to it. Executed only by the owner, outside of frames.
+// to it; a world has at most one engine. Executed only by the owner,
+// outside of frames.
 func New(w *ecs.World, cfg Config) (*Engine, error) {
+	if w == nil {
+		return nil, errorf(CodeBadConfig, "", nil, "New(nil, cfg): the world is nil; make one with ecs.NewWorld")
+	}
 	if cfg.Workers == DefaultWorkers {
 		cfg.Workers = max(1, runtime.GOMAXPROCS(0)-1)
 	}
@@ -130,7 +134,7 @@ func New(w *ecs.World, cfg Config) (*Engine, error) {
 	e.scratch.frame.e = e
 	for _, err := range []error{ecs.AddResource(w, e.res.time), ecs.AddResource(w, e.res.input), ecs.AddResource(w, e.res.camera)} {
 		if err != nil {
-			return nil, errorf(CodeOrder, "", err, "New during a frame; make the engine outside of BeginFrame/EndFrame")
+			return nil, errorf(CodeOrder, "", err, "making the engine's resources; make one engine per world, outside of BeginFrame/EndFrame")
 		}
 	}
 	return e, nil

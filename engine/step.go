@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"math"
 	"time"
 
 	"github.com/weft-engine/weft/jobs"
@@ -13,9 +14,14 @@ import (
 // rest of a larger backlog, and returns the number of steps run. A step
 // whose systems fail still counts: their errors are returned, joined,
 // after every step ran, so a failing system cannot grow the backlog.
+// A negative dt, or one so large that the accumulated time would overflow
+// (about 292 years), is refused with WEFT-G001 and changes nothing.
 func (e *Engine) Step(dt time.Duration) (int, error) {
 	if !e.sched.built {
 		return 0, errorf(CodeOrder, "", nil, "Step before Build; call Build once after adding the systems")
+	}
+	if dt < 0 || dt > math.MaxInt64-e.run.acc {
+		return 0, errorf(CodeBadConfig, "", nil, "Step(%v): dt must be >= 0 and below %v; pass the real time since the last Step", dt, time.Duration(math.MaxInt64-e.run.acc))
 	}
 	e.run.acc += dt
 	step := e.cfg.FixedStep
@@ -126,7 +132,7 @@ func (e *Engine) runExclusives(seg int) {
 			continue
 		}
 		t := time.Now()
-		if err := x.excl.Run(e.world, *e.res.time); err != nil {
+		if err := callRun(x.excl, e.world, *e.res.time); err != nil {
 			e.fail(errorf(CodeMerge, x.name, err, "exclusive system %q failed in step %d", x.name, e.res.time.Step))
 		}
 		x.timing.merge += time.Since(t)
@@ -194,7 +200,7 @@ func (e *Engine) mergeSystems(seg int) {
 		}
 		t := time.Now()
 		f.cur = en
-		if err := en.merger.Merge(f); err != nil {
+		if err := callMerge(en.merger, f); err != nil {
 			e.fail(errorf(CodeMerge, en.name, err, "system %q: Merge failed in step %d", en.name, e.res.time.Step))
 		}
 		f.cur = nil
@@ -235,7 +241,7 @@ func (e *Engine) scheduleSystem(en *entry) {
 	if !en.disabled {
 		t := time.Now()
 		s.frame.cur = en
-		err := en.sys.Schedule(&s.frame)
+		err := callSchedule(en.sys, &s.frame)
 		s.frame.cur = nil
 		en.timing.sched += time.Since(t)
 		en.timing.ran = true

@@ -92,36 +92,53 @@ type entry struct {
 	timing      sysAcc
 }
 
-// Add registers a system in a stage. Executed only by the owner, before Build.
-func (e *Engine) Add(stage Stage, s System, opts ...Option) {
-	en := &entry{name: s.Name(), stage: stage, sys: s}
-	en.merger, _ = s.(Merger)
-	for _, o := range opts {
-		o(en)
-	}
-	e.add(en)
-}
-
-// AddExclusive registers an exclusive system, run when stage begins.
+// Add registers a system in a stage. A call after Build, a nil system or
+// a stage out of range is refused with an error (WEFT-G007, WEFT-G001); a
+// refusal before Build also fails Build, so that it cannot go unseen.
 // Executed only by the owner, before Build.
-func (e *Engine) AddExclusive(stage Stage, s Exclusive, opts ...Option) {
-	en := &entry{name: s.Name(), stage: stage, excl: s}
-	for _, o := range opts {
-		o(en)
+func (e *Engine) Add(stage Stage, s System, opts ...Option) error {
+	var en *entry
+	if s != nil {
+		en = &entry{name: s.Name(), stage: stage, sys: s}
+		en.merger, _ = s.(Merger)
 	}
-	e.add(en)
+	return e.add("Add", stage, en, opts)
 }
 
-func (e *Engine) add(en *entry) {
-	if e.sched.built {
-		e.sched.addErr = append(e.sched.addErr, errorf(CodeOrder, en.name, nil, "Add(%q) after Build; add every system before Build", en.name))
-		return
+// AddExclusive registers an exclusive system, run when stage begins. It
+// refuses what Add refuses. Executed only by the owner, before Build.
+func (e *Engine) AddExclusive(stage Stage, s Exclusive, opts ...Option) error {
+	var en *entry
+	if s != nil {
+		en = &entry{name: s.Name(), stage: stage, excl: s}
 	}
-	if en.stage < 0 || en.stage >= numStages {
-		e.sched.addErr = append(e.sched.addErr, errorf(CodeBadConfig, en.name, nil, "system %q is added to %v; use PreUpdate, Update, PostUpdate or PreRender", en.name, en.stage))
-		return
+	return e.add("AddExclusive", stage, en, opts)
+}
+
+// add registers en (nil for a nil system) for call, the public method.
+func (e *Engine) add(call string, stage Stage, en *entry, opts []Option) error {
+	if e.sched.built || e.sched.tried {
+		name := ""
+		if en != nil {
+			name = en.name
+		}
+		return errorf(CodeOrder, name, nil, "%s(%q) after Build; add every system before Build (to change the systems, make a new Engine)", call, name)
 	}
-	e.sched.all = append(e.sched.all, en)
+	var err error
+	switch {
+	case en == nil:
+		err = errorf(CodeBadConfig, "", nil, "%s(%v, nil): the system is nil; pass a system value", call, stage)
+	case stage < 0 || stage >= numStages:
+		err = errorf(CodeBadConfig, en.name, nil, "system %q is added to %v; use PreUpdate, Update, PostUpdate or PreRender", en.name, stage)
+	default:
+		for _, o := range opts {
+			o(en)
+		}
+		e.sched.all = append(e.sched.all, en)
+		return nil
+	}
+	e.sched.addErr = append(e.sched.addErr, err)
+	return err
 }
 
 // Enable switches a system on or off from the next step on. Executed only
