@@ -17,7 +17,7 @@ import (
 // drops the rest of a backlog; Time follows.
 func TestFixedStep(t *testing.T) {
 	e := newEngine(t, world(t, 3), engine.Config{Workers: 0, FixedStep: 10 * time.Millisecond, MaxSteps: 3})
-	e.Add(engine.Update, mover("m", true, noop))
+	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
 	require.NoError(t, e.Build())
 	for _, c := range []struct {
 		dt    time.Duration
@@ -38,17 +38,17 @@ func TestFixedStep(t *testing.T) {
 func TestJobPanic(t *testing.T) {
 	e := newEngine(t, world(t, 20), engine.Config{Workers: 2, Batch: 4})
 	fail := true
-	e.Add(engine.Update, mover("boom", true, func(p []pos) {
+	require.NoError(t, e.Add(engine.Update, mover("boom", true, func(p []pos) {
 		if fail {
 			panic("bad data")
 		}
-	}))
+	})))
 	ran := 0
-	e.Add(engine.PreRender, merging{&toy{name: "after",
+	require.NoError(t, e.Add(engine.PreRender, merging{&toy{name: "after",
 		build: func(b *engine.Builder) error { return nil },
 		sched: func(f *engine.Frame) error { return nil },
 		merge: func(f *engine.Frame) error { ran++; return nil },
-	}})
+	}}))
 	require.NoError(t, e.Build())
 	err := e.Tick()
 	require.Error(t, err)
@@ -63,8 +63,8 @@ func TestJobPanic(t *testing.T) {
 // Schedule errors are returned after the step; errors.As reaches the code.
 func TestScheduleError(t *testing.T) {
 	e := newEngine(t, world(t, 2), engine.Config{Workers: 1})
-	e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
-		sched: func(*engine.Frame) error { return errors.New("out of ammo") }})
+	require.NoError(t, e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
+		sched: func(*engine.Frame) error { return errors.New("out of ammo") }}))
 	require.NoError(t, e.Build())
 	err := e.Tick()
 	var ee *engine.Error
@@ -79,7 +79,7 @@ func TestScheduleError(t *testing.T) {
 // while the next step builds into the other buffer.
 func TestSnapshotDoubleBuffer(t *testing.T) {
 	e := newEngine(t, world(t, 5), engine.Config{Workers: 1})
-	e.Add(engine.PreRender, merging{&toy{name: "draw",
+	require.NoError(t, e.Add(engine.PreRender, merging{&toy{name: "draw",
 		build: func(b *engine.Builder) error { return nil },
 		sched: func(f *engine.Frame) error { return nil },
 		merge: func(f *engine.Frame) error {
@@ -87,7 +87,7 @@ func TestSnapshotDoubleBuffer(t *testing.T) {
 			s.Items = append(s.Items, engine.Item{Entity: s.Step})
 			return nil
 		},
-	}})
+	}}))
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
 	first := e.Snapshot()
@@ -103,7 +103,7 @@ func TestSnapshotDoubleBuffer(t *testing.T) {
 // The last step's trace exports for Perfetto.
 func TestWriteTrace(t *testing.T) {
 	e := newEngine(t, world(t, 64), engine.Config{Workers: 1, Batch: 8})
-	e.Add(engine.Update, mover("m", true, noop))
+	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
 	var b strings.Builder
@@ -115,7 +115,7 @@ func TestWriteTrace(t *testing.T) {
 // the critical path.
 func TestTimelineSlices(t *testing.T) {
 	e := newEngine(t, world(t, 60), engine.Config{Workers: 1, Batch: 8})
-	e.Add(engine.Update, mover("m", true, noop))
+	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
 	rows, chunks, critical := 0, 0, 0
@@ -140,7 +140,7 @@ func TestTimelineSlices(t *testing.T) {
 // there, each once, in time order.
 func TestAppendTrace(t *testing.T) {
 	e := newEngine(t, world(t, 64), engine.Config{Workers: 1, Batch: 8})
-	e.Add(engine.Update, mover("m", true, noop))
+	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
 	require.NoError(t, e.Build())
 	var events []jobs.Event
 	for i := range 3 {
@@ -182,8 +182,8 @@ func TestAppendTrace(t *testing.T) {
 // back joined.
 func TestStepWithFailingSystem(t *testing.T) {
 	e := newEngine(t, world(t, 2), engine.Config{Workers: 1, FixedStep: 10 * time.Millisecond, MaxSteps: 3})
-	e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
-		sched: func(*engine.Frame) error { return errors.New("out of ammo") }})
+	require.NoError(t, e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
+		sched: func(*engine.Frame) error { return errors.New("out of ammo") }}))
 	require.NoError(t, e.Build())
 	n, err := e.Step(55 * time.Millisecond)
 	assert.Equal(t, 3, n)
@@ -197,8 +197,8 @@ func TestStepWithFailingSystem(t *testing.T) {
 func TestParticipants(t *testing.T) {
 	e := newEngine(t, world(t, 2), engine.Config{Workers: 1})
 	got := 0
-	e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
-		sched: func(f *engine.Frame) error { got = f.Participants(); return nil }})
+	require.NoError(t, e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
+		sched: func(f *engine.Frame) error { got = f.Participants(); return nil }}))
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
 	assert.Equal(t, 2, got)
@@ -211,7 +211,7 @@ func TestParticipants(t *testing.T) {
 // busy time over the window does not drop to zero.
 func TestWindowKeepsWorkersAcrossSetWorkers(t *testing.T) {
 	e := newEngine(t, world(t, 4096), engine.Config{Workers: 1, Batch: 64})
-	e.Add(engine.Update, mover("m", true, func([]pos) { time.Sleep(20 * time.Microsecond) }))
+	require.NoError(t, e.Add(engine.Update, mover("m", true, func([]pos) { time.Sleep(20 * time.Microsecond) })))
 	require.NoError(t, e.Build())
 	for range 10 {
 		require.NoError(t, e.Tick())
