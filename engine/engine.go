@@ -174,8 +174,10 @@ func (e *Engine) Camera() *Camera { return e.res.camera }
 func (e *Engine) Time() Time { return *e.res.time }
 
 // Snapshot is the last published render snapshot (empty before the first
-// step). It stays unchanged until the next step is published; read it on
-// the owner, between steps (as Ebiten's Draw does).
+// step). It stays unchanged through the next step, which builds into a
+// second buffer, and is reused by the step after that: read it on the
+// owner, between steps (as Ebiten's Draw does), and copy what must live
+// longer. Another goroutine must not read it while the owner steps.
 func (e *Engine) Snapshot() *Snapshot { return e.out.snaps.current() }
 
 // Timings are the step timings and their rolling window.

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -75,19 +76,25 @@ func TestScheduleError(t *testing.T) {
 	assert.ErrorIs(t, e.Build(), engine.ErrOrder)
 }
 
-// The snapshot is double-buffered: the published one stays untouched
-// while the next step builds into the other buffer.
+// The snapshot contract of Engine.Snapshot: the published snapshot stays
+// untouched while the next step builds into the other buffer (a Merge of
+// that step sees it whole), and the step after next reuses its buffer.
 func TestSnapshotDoubleBuffer(t *testing.T) {
 	e := newEngine(t, world(t, 5), engine.Config{Workers: 1})
+	var during []engine.Item // what Engine.Snapshot holds inside step 2
 	require.NoError(t, e.Add(engine.PreRender, merging{&toy{name: "draw",
 		build: func(b *engine.Builder) error { return nil },
 		sched: func(f *engine.Frame) error { return nil },
 		merge: func(f *engine.Frame) error {
 			s := f.Snapshot()
 			s.Items = append(s.Items, engine.Item{Entity: s.Step})
+			if s.Step == 2 {
+				during = slices.Clone(e.Snapshot().Items)
+			}
 			return nil
 		},
 	}}))
+	assert.Empty(t, e.Snapshot().Items, "before the first step")
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
 	first := e.Snapshot()
@@ -97,7 +104,11 @@ func TestSnapshotDoubleBuffer(t *testing.T) {
 	assert.Equal(t, uint64(2), second.Step)
 	assert.Equal(t, uint64(1), first.Step)
 	assert.Equal(t, []engine.Item{{Entity: 1}}, first.Items)
+	assert.Equal(t, []engine.Item{{Entity: 1}}, during, "inside step 2, the published snapshot is step 1's, whole")
 	assert.Equal(t, []engine.Item{{Entity: 2}}, second.Items)
+	require.NoError(t, e.Tick())
+	assert.Same(t, first, e.Snapshot(), "step 3 reuses step 1's buffer: copy what must live longer")
+	assert.Equal(t, uint64(3), first.Step)
 }
 
 // The last step's trace exports for Perfetto.
