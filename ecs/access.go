@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -32,7 +33,8 @@ type resource struct {
 }
 
 // System makes the declaration of a system named name. Its order in
-// command playback is its creation order until SetOrder changes it.
+// command playback is its creation order until the engine sets its
+// built order.
 func (w *World) System(name string) *Decl {
 	d := &Decl{w: w, name: name, order: len(w.decls)}
 	if w.inFrame {
@@ -45,9 +47,16 @@ func (w *World) System(name string) *Decl {
 // Name is the system's name.
 func (d *Decl) Name() string { return d.name }
 
+// Glue is the declaration's inside, for package engine (see
+// internal/glue); only weft's own packages can make its argument.
+func (d *Decl) Glue(glue.Seal) glue.Decl { return declGlue{d} }
+
+// declGlue is the glue.Decl of a Decl.
+type declGlue struct{ d *Decl }
+
 // SetOrder sets the system's rank in command playback: buffers of lower
 // ranks are played first. The engine sets it to the built system order.
-func (d *Decl) SetOrder(order int) { d.order = order }
+func (g declGlue) SetOrder(order int) { g.d.order = order }
 
 // Access is the union of the declarations, for safety.Tracker.
 func (d *Decl) Access() *safety.Access { return &d.access }

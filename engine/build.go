@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -102,7 +103,7 @@ func (e *Engine) adoptPlan(plan *safety.Plan) {
 	for i, k := range plan.Order {
 		order[i] = par[k]
 		order[i].index = i
-		order[i].decl.SetOrder(i)
+		order[i].decl.Glue(glue.Seal{}).SetOrder(i)
 	}
 	for i, k := range plan.Order {
 		for _, pk := range plan.Preds[k] {

@@ -4,17 +4,19 @@ import (
 	"sync/atomic"
 
 	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
-	"github.com/weft-engine/weft/safety"
 )
 
-// Query is what a pass needs of an ecs query (ecs.Query1..Query4).
+// Query is an ecs query (ecs.Query1..Query4, made with ecs.NewQueryN) as
+// a pass needs it. It is sealed: its Glue method takes an argument that
+// only weft's own packages can make (internal/glue), so only ecs's
+// queries have it.
 type Query interface {
 	Prepare(batch int) (int, error)
 	Job(fn func(c *ecs.Chunk)) jobs.Func
 	ChunkLen(i int) int
-	Columns(dst []safety.Key) []safety.Key
-	Aligned(other any) bool
+	Glue(glue.Seal) glue.Query
 }
 
 // Builder is a system's view of the engine during Build. Its methods are
@@ -80,6 +82,7 @@ type Pass struct {
 // queryState is a query shared by passes: prepared once per step.
 type queryState struct {
 	q      Query
+	glue   glue.Query // q's inside, for chaining
 	step   uint64
 	n      int
 	passes []*Pass
@@ -91,7 +94,7 @@ func (e *Engine) queryState(q Query) *queryState {
 			return s
 		}
 	}
-	s := &queryState{q: q}
+	s := &queryState{q: q, glue: q.Glue(glue.Seal{})}
 	e.sched.queries = append(e.sched.queries, s)
 	return s
 }

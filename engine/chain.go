@@ -20,7 +20,7 @@ const maxChainChunks = 1024
 func (e *Engine) startPass(p *Pass, job jobs.Job, n, batch int, deps []jobs.Handle) (h jobs.Handle, grouped bool, err error) {
 	en := p.sys
 	switch src := p.chain; {
-	case src != nil && !en.started && n <= maxChainChunks && src.sys.lastPass == src && src.sys.lastGrouped && p.q.q.Aligned(src.q.q):
+	case src != nil && !en.started && n <= maxChainChunks && src.sys.lastPass == src && src.sys.lastGrouped && p.q.glue.Aligned(src.q.glue):
 		// Chunk k after the source's chunk k, and after the other
 		// predecessors whole.
 		e.scratch.chained = e.scratch.chained[:0]
@@ -54,7 +54,7 @@ func (e *Engine) chains() {
 			continue
 		}
 		first := b.passes[0]
-		cb = first.q.q.Columns(cb[:0])
+		cb = first.q.glue.Columns(cb[:0])
 		for _, pi := range b.preds {
 			a := e.sched.par[pi]
 			if a.seg != b.seg || len(a.passes) == 0 || e.waitsAnyway(b, a) {
@@ -64,7 +64,7 @@ func (e *Engine) chains() {
 			if last.q == nil {
 				continue
 			}
-			ca = last.q.q.Columns(ca[:0])
+			ca = last.q.glue.Columns(ca[:0])
 			keys = a.decl.Access().Conflicts(b.decl.Access(), keys[:0])
 			rowWise := len(keys) > 0
 			for _, k := range keys {

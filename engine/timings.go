@@ -12,9 +12,13 @@ import (
 	"github.com/weft-engine/weft/jobs"
 )
 
+// NumPredicted is the number of pool sizes StepTimings.Predicted is
+// computed for.
+const NumPredicted = 5
+
 // PredictParticipants are the pool sizes (owner included) that
-// StepTimings.Predicted is computed for.
-var PredictParticipants = [5]int{1, 2, 4, 8, 16}
+// StepTimings.Predicted is computed for: 1, 2, 4, 8 and 16.
+func PredictParticipants() [NumPredicted]int { return [NumPredicted]int{1, 2, 4, 8, 16} }
 
 // StepTimings is where one fixed step's time went. Times of jobs come
 // from the pool's trace; owner times from the owner's clock.
@@ -40,7 +44,7 @@ type StepTimings struct {
 	Work, Span  time.Duration
 	Parallelism float64
 	Critical    []PathJob
-	Predicted   [len(PredictParticipants)]time.Duration
+	Predicted   [NumPredicted]time.Duration
 	// Timeline has one slice per chunk job, for a per-worker view; Start
 	// and End are nanoseconds since the step's first job started.
 	Timeline []Slice
@@ -159,7 +163,7 @@ func (t *Timings) begin(e *Engine) {
 	c.Step = e.res.time.Step
 	c.Total, c.Schedule, c.Wait, c.Playback, c.Merge = 0, 0, 0, 0, 0
 	c.Stages = [numStages]StageTimings{}
-	c.Work, c.Span, c.Parallelism, c.Predicted = 0, 0, 0, [len(PredictParticipants)]time.Duration{}
+	c.Work, c.Span, c.Parallelism, c.Predicted = 0, 0, 0, [NumPredicted]time.Duration{}
 	c.Critical, c.Timeline, c.Chunks, c.Lost = c.Critical[:0], c.Timeline[:0], 0, 0
 	for i := range c.Systems {
 		s := &c.Systems[i]
@@ -229,7 +233,7 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 		}
 		c.Critical = append(c.Critical, pj)
 	}
-	for i, p := range PredictParticipants {
+	for i, p := range PredictParticipants() {
 		c.Predicted[i] += time.Duration(g.Predict(p))
 	}
 }
@@ -332,7 +336,7 @@ type Summary struct {
 	Steps                                         int
 	Total, Schedule, Wait, Playback, Merge        Stat
 	Work, Span, Parallelism, Jobs, Steals, Chunks Stat
-	Predicted                                     [len(PredictParticipants)]Stat
+	Predicted                                     [NumPredicted]Stat
 	Stages                                        [numStages]Stat // spans
 	Systems                                       []SystemSummary
 	Workers                                       []Stat // busy
@@ -445,7 +449,7 @@ func (t *Timings) WriteTable(w io.Writer) error {
 	row("  merge", s.Merge)
 	row("work", s.Work)
 	row("span (critical path)", s.Span)
-	for i, p := range PredictParticipants {
+	for i, p := range PredictParticipants() {
 		row(fmt.Sprintf("predicted, %d participants", p), s.Predicted[i])
 	}
 	for i, st := range s.Workers {
