@@ -1,4 +1,3 @@
-// Package jobs runs dependent jobs on a work-stealing pool of goroutines, one frame's graph at a time.
 package jobs
 
 import (
@@ -102,7 +101,8 @@ func (p *Pool) Workers() int { return len(p.parts) - 1 }
 
 // acquire makes the caller the driver of the owner deque if nobody is, and
 // returns the participant to schedule and help as: parts[0], or nil for a
-// guest. A non-nil result must be given back with p.release.
+// guest. Any goroutine; the CAS makes one driver at a time. A non-nil
+// result must be given back with p.release.
 func (p *Pool) acquire() *participant {
 	if p.guard.CompareAndSwap(false, true) {
 		return p.parts[0]
@@ -110,6 +110,8 @@ func (p *Pool) acquire() *participant {
 	return nil
 }
 
+// release gives back the owner deque taken by acquire. Executed only by
+// the goroutine that acquired it.
 func (p *Pool) release(w *participant) {
 	if w != nil {
 		p.guard.Store(false)
@@ -238,7 +240,9 @@ func (p *Pool) lookup(h Handle) (*record, error) {
 	return r, nil
 }
 
-// result turns a finished job's outcome into Wait's error.
+// result turns a finished job's outcome into Wait's error. Any goroutine,
+// once r is done: its err and cause are final, and a Blocked job's root
+// finished before it.
 func (p *Pool) result(r *record) error {
 	switch r.outcome() {
 	case Failed:

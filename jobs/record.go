@@ -170,10 +170,13 @@ func (a *arena[T]) reserve(k int) (first uint32, ok bool) {
 	return uint32(start), true
 }
 
-// at returns slot i, which must have been reserved.
+// at returns slot i, which must have been reserved. Any goroutine: a
+// reserved slot's block is in place before reserve returns, and blocks
+// never move.
 func (a *arena[T]) at(i uint32) *T { return &a.blocks[i>>blockBits].Load()[i&(blockSize-1)] }
 
-// used is the number of slots handed out since the last reset.
+// used is the number of slots handed out since the last reset, a racy
+// bound while others reserve. Any goroutine.
 func (a *arena[T]) used() int64 { return min(a.next.Load(), a.limit) }
 
 // reset forgets every slot. Executed only by the owner with no job in flight.

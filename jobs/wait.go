@@ -1,0 +1,181 @@
+package jobs
+
+// Waiting: helping until a job is done, parking, draining a frame, and
+// refusing waits that could never end. help, drain, park and checkWait run
+// on the goroutine that drives w (see loop.go); sleepUntil is a guest's. A
+// waiter never misses a completion: it announces itself (eventCount.prepare
+// or record.watched) before its last check, and finish notifies after
+// storing the outcome.
+
+import (
+	"runtime"
+)
+
+// help runs jobs on w until target is done, parking when there is nothing
+// to run. It refuses waits that could never end. Executed only by w's goroutine.
+func (p *Pool) help(w *participant, idx uint32, target *record) error {
+	if err := p.checkWait(w, idx, target); err != nil {
+		return err
+	}
+	defer w.endBusy(p)
+	for !target.outcome().Done() {
+		j, ok := p.find(w)
+		if !ok && len(p.parts) > 1 {
+			w.endBusy(p)
+			j, ok = p.spinUntil(w, target)
+		}
+		if ok {
+			w.beginBusy(p)
+			p.run(w, j)
+			continue
+		}
+		if target.outcome().Done() {
+			break
+		}
+		if len(p.parts) == 1 {
+			// Serial executor: nothing is ready and nobody else runs jobs.
+			return errorf(CodeWaitCycle, target.job.Label, "no job can run while waiting; a pipe job waits on a later job of its own pipe, or the job waits on work only this job could release")
+		}
+		if j, ok := p.park(w, func() bool { target.watched.Store(1); return target.outcome().Done() }); ok {
+			w.beginBusy(p)
+			p.run(w, j)
+		}
+	}
+	return nil
+}
+
+// sleepUntil parks a guest goroutine until target is done. Any goroutine may call it.
+func (p *Pool) sleepUntil(target *record) {
+	var sema chan struct{}
+	for !target.outcome().Done() {
+		if sema == nil {
+			sema = make(chan struct{}, 1)
+		}
+		epoch := p.guests.prepare()
+		target.watched.Store(1)
+		if target.outcome().Done() {
+			p.guests.cancel()
+			return
+		}
+		p.guests.commit(sema, epoch)
+	}
+}
+
+// idle reports whether no job is in flight: every job reserved in the arena
+// is finished and published. Executed only by the owner. Reading the done counts before the arena's
+// count makes it conservative: a job is reserved before it can finish.
+func (p *Pool) idle() bool {
+	var done uint64
+	for _, w := range p.parts {
+		done += w.done.Load()
+	}
+	return done == p.finishedFrames+uint64(p.jobs.next.Load())
+}
+
+// drain helps until no job is in flight. Executed only by the owner (w).
+func (p *Pool) drain(w *participant) {
+	p.draining.Store(true)
+	defer p.draining.Store(false)
+	defer w.endBusy(p)
+	for spins := 0; ; spins++ {
+		p.publish(w)
+		if p.idle() {
+			return
+		}
+		if j, ok := p.find(w); ok {
+			w.beginBusy(p)
+			p.run(w, j)
+			continue
+		}
+		w.endBusy(p)
+		if spins < spinRounds { // workers publish as they run dry: usually soon
+			runtime.Gosched()
+			continue
+		}
+		if j, ok := p.park(w, p.idle); ok {
+			w.beginBusy(p)
+			p.run(w, j)
+		}
+	}
+}
+
+// park puts w to sleep until a notify, unless, after it announced the sleep,
+// done reports true or a job turns up: it returns that job, if any. done
+// runs after the announcement, so a change it checks for that comes with a
+// notify is never missed. Executed only by w's goroutine.
+func (p *Pool) park(w *participant, done func() bool) (uint32, bool) {
+	epoch := p.ec.prepare()
+	if done() {
+		p.ec.cancel()
+		return 0, false
+	}
+	if j, ok := p.find(w); ok {
+		p.ec.cancel()
+		return j, true
+	}
+	p.publish(w)
+	w.parks.Add(1)
+	p.ec.commit(w.sema, epoch)
+	return 0, false
+}
+
+// checkWait refuses a wait by w on target that could never end: on a job
+// running on w's own stack, on one that (transitively) needs such a job, or
+// on a not-yet-started job of a pipe that a job on the stack occupies.
+// Executed only by w's goroutine; the answer is exact because every job on
+// w.stack is unfinished and waits for this call to return.
+func (p *Pool) checkWait(w *participant, idx uint32, target *record) error {
+	if len(w.stack) == 0 || target.outcome().Done() {
+		return nil
+	}
+	// Without an unfinished prerequisite the target cannot need a job of the
+	// stack (all of them are unfinished): only then is the walk needed.
+	deep := target.holds.Load() > 0
+	if deep {
+		clear(w.seen)
+	}
+	for _, s := range w.stack {
+		sr := p.jobs.at(s)
+		if s == idx {
+			return errorf(CodeWaitCycle, target.job.Label, "a job waits on itself; wait on other jobs only")
+		}
+		if target.job.Pipe != nil && sr.job.Pipe == target.job.Pipe && target.outcome() == Pending {
+			return errorf(CodeWaitCycle, target.job.Label, "%s waits on a later job of its own pipe %q, which cannot start before it ends", sr.job.Label, target.job.Pipe.name)
+		}
+		if deep && p.reaches(w, s, idx) {
+			return errorf(CodeWaitCycle, target.job.Label, "%s waits on a job that depends on it; wait only on jobs it does not precede", sr.job.Label)
+		}
+	}
+	return nil
+}
+
+// reaches reports whether to is a transitive successor of from: an
+// iterative walk over successor edges and ParallelFor joins, w.seen
+// marking what it visited (cleared by the caller). Executed only by w's
+// goroutine (w.seen and w.walk are its scratch). It reads successor lists
+// while others may add to them: an edge added meanwhile belongs to a job
+// scheduled after the wait began, which cannot be one the waiter needs.
+func (p *Pool) reaches(w *participant, from, to uint32) bool {
+	w.walk = append(w.walk[:0], from)
+	for len(w.walk) > 0 {
+		u := w.walk[len(w.walk)-1]
+		w.walk = w.walk[:len(w.walk)-1]
+		if _, ok := w.seen[u]; ok {
+			continue
+		}
+		w.seen[u] = struct{}{}
+		r := p.jobs.at(u)
+		if r.parent != 0 {
+			w.walk = append(w.walk, r.parent-1)
+		}
+		for e := uint32(r.link.Load() >> 32); e != 0 && e != succClosed; {
+			ed := p.edges.at(e - 1)
+			w.walk = append(w.walk, ed.to)
+			e = ed.next
+		}
+		if u != from && u == to {
+			return true
+		}
+	}
+	return false
+}
