@@ -36,6 +36,7 @@ type participant struct {
 	busySince                     int64         // start of the current streak of jobs + 1, 0 outside one; this goroutine only
 	done                          atomic.Uint64 // executed as last published (see publish)
 	stolen, attempts, parks, busy atomic.Uint64
+	g                             atomic.Uintptr // a worker's goroutine (see goroutine), set as it starts; 0 for the owner
 
 	id    int
 	rng   uint64
@@ -59,6 +60,7 @@ func newParticipant(p *Pool, id int) *participant {
 // spinning and exits once the pool quits.
 func (p *Pool) work(w *participant) {
 	defer p.wg.Done()
+	w.g.Store(goroutine()) // before any job runs here: inJob of a body on w finds it
 	for {
 		idx, ok := p.find(w)
 		if !ok {

@@ -47,8 +47,9 @@ type Pool struct {
 	// Written often: each on a cache line of its own, so that writing one
 	// does not evict the fields above from the other cores.
 	_              [64]byte
-	guard          atomic.Bool // held by whoever drives parts[0] (the owner deque), twice per Pool call
-	finishedFrames uint64      // jobs of the frames before the last Reset; owner only
+	guard          atomic.Bool    // held by whoever drives parts[0] (the owner deque), twice per Pool call
+	driver         atomic.Uintptr // the goroutine driving parts[0] inside Wait, Reset or Close (see inJob), else 0
+	finishedFrames uint64         // jobs of the frames before the last Reset; owner only
 	_              [64]byte
 	spinning       atomic.Int32 // workers looking for work; while > 0 no wake-up is needed
 	_              [64]byte
@@ -155,8 +156,12 @@ func (p *Pool) Wait(h Handle) error {
 	if err != nil {
 		return err
 	}
-	w := p.acquire()
-	defer p.release(w)
+	g := goroutine()
+	if p.inJob(g) {
+		return errorf(CodeInsideJob, r.job.Label, "Pool.Wait called from inside a job, which could be waiting on itself; inside a job use its Ctx.Wait")
+	}
+	w := p.drive(g)
+	defer p.leave(w)
 	if w == nil {
 		p.sleepUntil(r)
 	} else if err := p.help(w, h.idx, r); err != nil {
@@ -189,14 +194,15 @@ func (p *Pool) Outcome(h Handle) (Outcome, error) {
 // forgets them all, so the arena is reused and every earlier Handle becomes
 // stale. Executed only by the owner, outside of jobs.
 func (p *Pool) Reset() error {
-	w := p.acquire()
+	g := goroutine()
+	if p.inJob(g) {
+		return errorf(CodeBusy, Label{}, "Reset called from inside a job; call it between frames")
+	}
+	w := p.drive(g)
 	if w == nil {
 		return errorf(CodeBusy, Label{}, "Reset needs the owner: another goroutine is inside Wait or Schedule")
 	}
-	defer p.release(w)
-	if len(w.stack) > 0 {
-		return errorf(CodeBusy, Label{}, "Reset called from inside a job; call it between frames")
-	}
+	defer p.leave(w)
 	p.drain(w)
 	p.finishedFrames += uint64(p.jobs.next.Load())
 	p.jobs.reset()
@@ -209,20 +215,59 @@ func (p *Pool) Reset() error {
 // joins their goroutines. Later Schedules fail with ErrClosed; a second Close
 // returns nil. Executed only by the owner, outside of jobs.
 func (p *Pool) Close() error {
+	g := goroutine()
+	if p.inJob(g) {
+		return errorf(CodeInsideJob, Label{}, "Pool.Close called from inside a job, which would wait for itself; close the pool from the owner, after the frame's last Wait")
+	}
 	if p.closed.Swap(true) {
 		return nil
 	}
-	w := p.acquire()
+	w := p.drive(g)
 	for w == nil { // a guest is inside Wait or Schedule: let it finish
 		runtime.Gosched()
-		w = p.acquire()
+		w = p.drive(g)
 	}
 	p.drain(w)
 	p.quit.Store(true)
 	p.ec.notify(true)
-	p.release(w)
+	p.leave(w)
 	p.wg.Wait()
 	return nil
+}
+
+// inJob reports whether goroutine g is running a job of p: it is one of
+// p's workers (which call Pool methods only from job bodies), or it drives
+// parts[0] inside Wait, Reset or Close (so it re-entered from a job that it
+// runs there). Any goroutine; a few loads, no atomics written.
+func (p *Pool) inJob(g uintptr) bool {
+	if p.driver.Load() == g {
+		return true
+	}
+	for _, w := range p.parts[1:] {
+		if w.g.Load() == g {
+			return true
+		}
+	}
+	return false
+}
+
+// drive is acquire for the calls that run jobs inline (Wait, Reset,
+// Close): it also records g as the driver, for inJob. Any goroutine; a
+// non-nil result must be given back with leave.
+func (p *Pool) drive(g uintptr) *participant {
+	w := p.acquire()
+	if w != nil {
+		p.driver.Store(g)
+	}
+	return w
+}
+
+// leave gives back what drive took. Executed only by the driver.
+func (p *Pool) leave(w *participant) {
+	if w != nil {
+		p.driver.Store(0)
+		p.release(w)
+	}
 }
 
 // lookup resolves a handle of the current frame. Any goroutine may call it.
