@@ -160,24 +160,14 @@ func (p *Pool) find(w *participant) (uint32, bool) {
 // Executed only by w's goroutine.
 func (p *Pool) run(w *participant, idx uint32) {
 	r := p.jobs.at(idx)
-	var outcome Outcome
-	switch c := r.cause.Load(); {
-	case c>>32 == causeFailed:
-		outcome = Blocked
-	case r.cancel.Load() != 0:
-		outcome = Cancelled
-	case c != 0:
-		outcome = Blocked
-	}
-	if outcome != 0 {
+	if outcome := p.start(r); outcome != Running {
 		if p.tracing.Load() {
 			now := p.now()
 			w.record(Event{Kind: KindJob, Worker: w.id, Job: p.handle(idx), Label: r.job.Label, Start: now, End: now})
 		}
-		p.finish(w, idx, r, outcome)
+		p.finish(w, idx, r, Pending, outcome)
 		return
 	}
-	r.link.Add(uint64(Running - Pending)) // the outcome sits in the low word
 	w.stack = append(w.stack, idx)
 	saved := w.ctx.cur
 	w.ctx.cur = r
@@ -188,11 +178,33 @@ func (p *Pool) run(w *participant, idx uint32) {
 	}
 	w.ctx.cur = saved
 	w.stack = w.stack[:len(w.stack)-1]
-	outcome = Succeeded
+	outcome := Succeeded
 	if r.err != nil {
 		outcome = Failed
 	}
-	p.finish(w, idx, r, outcome)
+	p.finish(w, idx, r, Running, outcome)
+}
+
+// start moves a ready job from Pending to Running, unless Cancel came first
+// (Cancelled: a cancellation wins over a blocked cause, as documented) or
+// a prerequisite did not succeed (Blocked). It returns Running, Cancelled
+// or Blocked. Executed only by the goroutine that took the job from a
+// queue; the CAS decides against a concurrent Cancel, and retries when a
+// dependent's edge joins meanwhile. The cause is final: every prerequisite
+// stored it before releasing its hold.
+func (p *Pool) start(r *record) Outcome {
+	blocked := r.cause.Load() != 0
+	for {
+		link := r.link.Load()
+		switch {
+		case link&cancelBit != 0:
+			return Cancelled
+		case blocked:
+			return Blocked
+		case r.link.CompareAndSwap(link, link+uint64(Running-Pending)):
+			return Running
+		}
+	}
 }
 
 // runOnce runs a plain job's body, traced as one slice. Executed only by
@@ -270,13 +282,14 @@ func (p *Pool) call(c *Ctx, r *record) (err *Error) {
 	return nil
 }
 
-// finish publishes a job's outcome and releases its successors, its
-// ParallelFor join and its pipe. Executed only by w's goroutine.
-func (p *Pool) finish(w *participant, idx uint32, r *record, outcome Outcome) {
+// finish publishes a job's outcome (it was from: Pending or Running) and
+// releases its successors, its ParallelFor join and its pipe. Executed only
+// by w's goroutine.
+func (p *Pool) finish(w *participant, idx uint32, r *record, from, outcome Outcome) {
 	pipe := r.job.Pipe
-	// Publish the outcome and close the successor list in one step: a
-	// dependent added later sees the outcome instead of joining the list.
-	head := uint32(r.link.Swap(uint64(succClosed)<<32|uint64(outcome)) >> 32)
+	// Publish the outcome and read the successor list in one step: a
+	// dependent added later sees the outcome and takes no hold.
+	head := uint32(r.link.Add(uint64(outcome)-uint64(from)) >> 32)
 	for e := head; e != 0; {
 		ed := p.edges.at(e - 1)
 		p.releaseTo(w, idx, r, ed.to)
@@ -288,7 +301,7 @@ func (p *Pool) finish(w *participant, idx uint32, r *record, outcome Outcome) {
 	if pipe != nil {
 		pipe.done(p, w)
 	}
-	if r.watched.Load() != 0 { // after the state store: pairs with help's prepare, store, recheck
+	if r.flags.Load()&flagWatched != 0 { // after the state store: pairs with help's prepare, store, recheck
 		p.ec.notify(true)
 		p.guests.notify(true)
 	}

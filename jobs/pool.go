@@ -31,6 +31,8 @@ type Options struct {
 type Pool struct {
 	// Read by every participant on every job; written rarely.
 	id       uint32
+	owner    uintptr       // the goroutine that made the pool (see goroutine)
+	events   atomic.Int32  // Events not yet triggered; Reset cancels them
 	epoch    atomic.Uint32 // the frame: bumped by Reset, part of every Handle
 	jobs     *arena[record]
 	edges    *arena[edge]
@@ -47,9 +49,11 @@ type Pool struct {
 	// Written often: each on a cache line of its own, so that writing one
 	// does not evict the fields above from the other cores.
 	_              [64]byte
-	guard          atomic.Bool    // held by whoever drives parts[0] (the owner deque), twice per Pool call
-	driver         atomic.Uintptr // the goroutine driving parts[0] inside Wait, Reset or Close (see inJob), else 0
-	finishedFrames uint64         // jobs of the frames before the last Reset; owner only
+	guard          atomic.Bool         // held by whoever drives parts[0] (the owner deque), twice per Pool call
+	driver         atomic.Uintptr      // the goroutine driving parts[0] inside Wait, Reset or Close (see inJob), else 0
+	finishedFrames uint64              // jobs of the frames before the last Reset; owner only
+	seen           map[uint32]struct{} // Observed\'s scratch; owner only
+	walk           []uint32            // Observed\'s scratch; owner only
 	_              [64]byte
 	spinning       atomic.Int32 // workers looking for work; while > 0 no wake-up is needed
 	_              [64]byte
@@ -78,6 +82,8 @@ func New(opts Options) (*Pool, error) {
 		guests:   newEventCount(1),
 		traceCap: cmpOr(opts.TraceCapacity, 1<<16),
 		t0:       time.Now(),
+		owner:    goroutine(),
+		seen:     make(map[uint32]struct{}),
 	}
 	p.epoch.Store(1)
 	for i := range p.parts {
@@ -167,18 +173,36 @@ func (p *Pool) Wait(h Handle) error {
 	} else if err := p.help(w, h.idx, r); err != nil {
 		return err
 	}
+	if g == p.owner {
+		r.flags.Or(flagWaited) // see Observed
+	}
 	return p.result(r)
 }
 
-// Cancel keeps h from starting: if its body has not begun, it never will,
-// and its dependents are Blocked. Any goroutine may call it.
-func (p *Pool) Cancel(h Handle) error {
+// Cancel keeps h from starting. It reports true if h had not started: its
+// body will never run, h ends Cancelled (even if a prerequisite fails
+// meanwhile: a cancellation wins over Blocked) and its dependents are
+// Blocked by it. It reports false, changing nothing, if h is already
+// running or done. Cancelling an Event ends it without a Trigger. Any
+// goroutine may call it.
+func (p *Pool) Cancel(h Handle) (bool, error) {
 	r, err := p.lookup(h)
 	if err != nil {
-		return err
+		return false, err
 	}
-	r.cancel.Store(1)
-	return nil
+	for {
+		link := r.link.Load()
+		if outcomeOf(link) != Pending {
+			return false, nil
+		}
+		if link&cancelBit != 0 || r.link.CompareAndSwap(link, link|cancelBit) { // against start's CAS
+			break
+		}
+	}
+	if r.flags.Load()&flagEvent != 0 {
+		p.claimTrigger(nil, h.idx, r, false) // cancelled already: it ends Cancelled
+	}
+	return true, nil
 }
 
 // Outcome reports the state of h. Any goroutine may call it.
@@ -203,12 +227,12 @@ func (p *Pool) Reset() error {
 		return errorf(CodeBusy, Label{}, "Reset needs the owner: another goroutine is inside Wait or Schedule")
 	}
 	defer p.leave(w)
-	p.drain(w)
+	err := p.drain(w)
 	p.finishedFrames += uint64(p.jobs.next.Load())
 	p.jobs.reset()
 	p.edges.reset()
 	p.epoch.Add(1)
-	return nil
+	return err
 }
 
 // Close waits for every accepted job (helping), then stops the workers and
@@ -227,12 +251,12 @@ func (p *Pool) Close() error {
 		runtime.Gosched()
 		w = p.drive(g)
 	}
-	p.drain(w)
+	err := p.drain(w)
 	p.quit.Store(true)
 	p.ec.notify(true)
 	p.leave(w)
 	p.wg.Wait()
-	return nil
+	return err
 }
 
 // inJob reports whether goroutine g is running a job of p: it is one of

@@ -71,7 +71,7 @@ func (p *Pool) alloc(j *Job, k int) (uint32, *record, uint32, error) {
 		return 0, nil, 0, errorf(CodeArenaFull, j.Label, "more than %d jobs since the last Reset; call Reset between frames or raise Options.MaxJobs", p.jobs.limit)
 	}
 	r := p.jobs.at(idx)
-	r.cause.v, r.link.v, r.holds.v, r.cancel.v, r.watched.v = 0, uint64(Pending), 1, 0, 0
+	r.cause.v, r.link.v, r.holds.v, r.flags.v = 0, uint64(Pending), 1, 0
 	r.parent, r.chunkEnd, r.err = 0, 0, nil
 	r.job = *j
 	r.gen.Store(p.epoch.Load()) // last: Snapshot and lookup read the record only after seeing it
@@ -95,20 +95,22 @@ func (p *Pool) depend(w *participant, idx uint32, r *record, e0 uint32, deps []H
 }
 
 // addEdge links job to (record r) as a successor of d through edge ei and
-// reports false if d has already ended. Any goroutine may call it.
+// reports false if d had already ended: then the edge joins d's list all
+// the same (Observed walks it) but holds nothing. Any goroutine, holding
+// r's builder hold. The CAS orders the edge against finish's Add on d.link:
+// an edge in the list before the outcome is released by the finisher.
 func (p *Pool) addEdge(d *record, ei, to uint32, r *record) bool {
 	e := p.edges.at(ei)
 	e.to = to
 	r.holds.Add(1)
 	for {
 		link := d.link.Load()
-		head := uint32(link >> 32)
-		if head == succClosed {
-			r.holds.Add(-1) // never reaches 0: the builder still holds
-			return false
-		}
-		e.next = head
-		if d.link.CompareAndSwap(link, uint64(ei+1)<<32|link&(1<<32-1)) { // publishes e to the finisher's Swap
+		e.next = uint32(link >> 32)
+		if d.link.CompareAndSwap(link, uint64(ei+1)<<32|link&(1<<32-1)) { // publishes e
+			if outcomeOf(link).Done() {
+				r.holds.Add(-1) // never reaches 0: the builder still holds
+				return false
+			}
 			return true
 		}
 	}
@@ -140,7 +142,7 @@ func (p *Pool) parallelFor(w *participant, j Job, n, batch int, deps []Handle) (
 	j.Label.Chunk = 0
 	ri, rr, e0, err := p.alloc(&j, len(deps))
 	if err != nil {
-		jr.cancel.Store(1)
+		jr.link.Or(cancelBit)
 		jr.holds.Add(-1)
 		p.releaseHold(w, ji) // the join finishes Cancelled
 		return Handle{}, err

@@ -4,7 +4,7 @@ package jobs
 // refusing waits that could never end. help, drain, park and checkWait run
 // on the goroutine that drives w (see loop.go); sleepUntil is a guest's. A
 // waiter never misses a completion: it announces itself (eventCount.prepare
-// or record.watched) before its last check, and finish notifies after
+// or flagWatched) before its last check, and finish notifies after
 // storing the outcome.
 
 import (
@@ -32,11 +32,12 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 		if target.outcome().Done() {
 			break
 		}
-		if len(p.parts) == 1 {
-			// Serial executor: nothing is ready and nobody else runs jobs.
+		if len(p.parts) == 1 && p.events.Load() == 0 {
+			// Serial executor: nothing is ready, nobody else runs jobs,
+			// and no event can be triggered to change that.
 			return errorf(CodeWaitCycle, target.job.Label, "no job can run while waiting; a pipe job waits on a later job of its own pipe, or the job waits on work only this job could release")
 		}
-		if j, ok := p.park(w, func() bool { target.watched.Store(1); return target.outcome().Done() }); ok {
+		if j, ok := p.park(w, func() bool { target.flags.Or(flagWatched); return target.outcome().Done() }); ok {
 			w.beginBusy(p)
 			p.run(w, j)
 		}
@@ -52,7 +53,7 @@ func (p *Pool) sleepUntil(target *record) {
 			sema = make(chan struct{}, 1)
 		}
 		epoch := p.guests.prepare()
-		target.watched.Store(1)
+		target.flags.Or(flagWatched)
 		if target.outcome().Done() {
 			p.guests.cancel()
 			return
@@ -72,15 +73,18 @@ func (p *Pool) idle() bool {
 	return done == p.finishedFrames+uint64(p.jobs.next.Load())
 }
 
-// drain helps until no job is in flight. Executed only by the owner (w).
-func (p *Pool) drain(w *participant) {
+// drain helps until no job is in flight, cancelling events never triggered
+// (first, and whenever it would park: a job may make one meanwhile), which
+// it reports. Executed only by the driver of parts[0] (w) in Reset or Close.
+func (p *Pool) drain(w *participant) (err error) {
 	p.draining.Store(true)
 	defer p.draining.Store(false)
 	defer w.endBusy(p)
+	err = p.cancelEvents(w)
 	for spins := 0; ; spins++ {
 		p.publish(w)
 		if p.idle() {
-			return
+			return err
 		}
 		if j, ok := p.find(w); ok {
 			w.beginBusy(p)
@@ -91,6 +95,9 @@ func (p *Pool) drain(w *participant) {
 		if spins < spinRounds { // workers publish as they run dry: usually soon
 			runtime.Gosched()
 			continue
+		}
+		if e := p.cancelEvents(w); err == nil {
+			err = e
 		}
 		if j, ok := p.park(w, p.idle); ok {
 			w.beginBusy(p)
@@ -168,7 +175,7 @@ func (p *Pool) reaches(w *participant, from, to uint32) bool {
 		if r.parent != 0 {
 			w.walk = append(w.walk, r.parent-1)
 		}
-		for e := uint32(r.link.Load() >> 32); e != 0 && e != succClosed; {
+		for e := uint32(r.link.Load() >> 32); e != 0; {
 			ed := p.edges.at(e - 1)
 			w.walk = append(w.walk, ed.to)
 			e = ed.next
