@@ -54,13 +54,8 @@ func TestObserved(t *testing.T) {
 		guest := mustSchedule(t, p, Job{})
 		done := make(chan error)
 		go func() { done <- p.Wait(guest) }()
-		if p.Workers() == 0 {
-			require.NoError(t, p.Wait(mustSchedule(t, p, Job{}, guest)))
-		}
 		require.NoError(t, <-done)
-		if p.Workers() > 0 {
-			requireObserved(t, p, guest, false)
-		}
+		requireObserved(t, p, guest, false)
 		require.NoError(t, p.Reset())
 		_, err = p.Observed(a)
 		requireCode(t, err, CodeStaleHandle)
