@@ -38,20 +38,19 @@ type participant struct {
 	stolen, attempts, parks, busy atomic.Uint64
 	g                             atomic.Uintptr // a worker's goroutine (see goroutine), set as it starts; 0 for the owner
 
-	id    int
-	rng   uint64
-	sema  chan struct{}
-	stack []uint32 // jobs running on this goroutine, innermost last
-	ctx   Ctx
-	ring  *ring
-	seen  map[uint32]struct{} // cycle check scratch
-	walk  []uint32            // cycle check scratch
-	_     [64]byte            // keep the next participant's hot fields off this line
+	id     int
+	rng    uint64
+	sema   chan struct{}
+	stack  []uint32 // jobs running on this goroutine, innermost last
+	ctx    Ctx
+	ring   *ring
+	walker walker   // cycle check scratch
+	_      [64]byte // keep the next participant's hot fields off this line
 }
 
 func newParticipant(p *Pool, id int) *participant {
 	w := &participant{id: id, rng: uint64(id)*0x9E3779B97F4A7C15 + 1, sema: make(chan struct{}, 1),
-		stack: make([]uint32, 0, 64), seen: make(map[uint32]struct{})}
+		stack: make([]uint32, 0, 64), walker: walker{seen: make(map[uint32]struct{})}}
 	w.ctx = Ctx{p: p, w: w}
 	return w
 }

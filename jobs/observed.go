@@ -23,33 +23,13 @@ func (p *Pool) Observed(h Handle) (bool, error) {
 // keep every dependent, even those added after a job finished) and joins,
 // looking for a job the owner waited on. It passes only finished jobs: a
 // job after an unfinished one is unfinished, so it was not waited on.
-// Executed only by the owner (p.seen and p.walk are its scratch); the
-// records it reads are done, and edges are published by addEdge's CAS.
+// Executed only by the owner, whose scratch p.observer is.
 func (p *Pool) waitedAfter(from uint32) bool {
-	clear(p.seen)
-	p.walk = append(p.walk[:0], from)
-	for len(p.walk) > 0 {
-		u := p.walk[len(p.walk)-1]
-		p.walk = p.walk[:len(p.walk)-1]
-		if _, ok := p.seen[u]; ok {
-			continue
-		}
-		p.seen[u] = struct{}{}
-		r := p.jobs.at(u)
+	clear(p.observer.seen)
+	return p.observer.from(p, from, func(_ uint32, r *record) (bool, bool) {
 		if !r.outcome().Done() {
-			continue
+			return false, true
 		}
-		if r.flags.Load()&flagWaited != 0 {
-			return true
-		}
-		if r.parent != 0 {
-			p.walk = append(p.walk, r.parent-1)
-		}
-		for e := uint32(r.link.Load() >> 32); e != 0; {
-			ed := p.edges.at(e - 1)
-			p.walk = append(p.walk, ed.to)
-			e = ed.next
-		}
-	}
-	return false
+		return r.flags.Load()&flagWaited != 0, false
+	})
 }

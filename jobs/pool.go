@@ -49,11 +49,10 @@ type Pool struct {
 	// Written often: each on a cache line of its own, so that writing one
 	// does not evict the fields above from the other cores.
 	_              [64]byte
-	guard          atomic.Bool         // held by whoever drives parts[0] (the owner deque), twice per Pool call
-	driver         atomic.Uintptr      // the goroutine driving parts[0] inside Wait, Reset or Close (see inJob), else 0
-	finishedFrames uint64              // jobs of the frames before the last Reset; owner only
-	seen           map[uint32]struct{} // Observed\'s scratch; owner only
-	walk           []uint32            // Observed\'s scratch; owner only
+	guard          atomic.Bool    // held by whoever drives parts[0] (the owner deque), twice per Pool call
+	driver         atomic.Uintptr // the goroutine driving parts[0] inside Wait, Reset or Close (see inJob), else 0
+	finishedFrames uint64         // jobs of the frames before the last Reset; owner only
+	observer       walker         // Observed's scratch; owner only
 	_              [64]byte
 	spinning       atomic.Int32 // workers looking for work; while > 0 no wake-up is needed
 	_              [64]byte
@@ -83,7 +82,7 @@ func New(opts Options) (*Pool, error) {
 		traceCap: cmpOr(opts.TraceCapacity, 1<<16),
 		t0:       time.Now(),
 		owner:    goroutine(),
-		seen:     make(map[uint32]struct{}),
+		observer: walker{seen: make(map[uint32]struct{})},
 	}
 	p.epoch.Store(1)
 	for i := range p.parts {

@@ -139,7 +139,7 @@ func (p *Pool) checkWait(w *participant, idx uint32, target *record) error {
 	// stack (all of them are unfinished): only then is the walk needed.
 	deep := target.holds.Load() > 0
 	if deep {
-		clear(w.seen)
+		clear(w.walker.seen)
 	}
 	for _, s := range w.stack {
 		sr := p.jobs.at(s)
@@ -156,32 +156,50 @@ func (p *Pool) checkWait(w *participant, idx uint32, target *record) error {
 	return nil
 }
 
-// reaches reports whether to is a transitive successor of from: an
-// iterative walk over successor edges and ParallelFor joins, w.seen
+// reaches reports whether to is a transitive successor of from, w.walker
 // marking what it visited (cleared by the caller). Executed only by w's
-// goroutine (w.seen and w.walk are its scratch). It reads successor lists
-// while others may add to them: an edge added meanwhile belongs to a job
-// scheduled after the wait began, which cannot be one the waiter needs.
+// goroutine. An edge added meanwhile belongs to a job scheduled after the
+// wait began, which cannot be one the waiter needs.
 func (p *Pool) reaches(w *participant, from, to uint32) bool {
-	w.walk = append(w.walk[:0], from)
-	for len(w.walk) > 0 {
-		u := w.walk[len(w.walk)-1]
-		w.walk = w.walk[:len(w.walk)-1]
-		if _, ok := w.seen[u]; ok {
+	return w.walker.from(p, from, func(u uint32, _ *record) (bool, bool) { return u != from && u == to, false })
+}
+
+// walker is the scratch of walks over successor lists (see walker.from).
+type walker struct {
+	seen  map[uint32]struct{}
+	stack []uint32
+}
+
+// from visits job start and, depth-first, every job after it through
+// successor edges and ParallelFor joins, each once until seen is cleared.
+// visit may end the walk (stop: from reports true) or skip what follows u
+// (prune). Executed only by the goroutine that owns the walker. Successor
+// lists may grow meanwhile: addEdge's CAS publishes an edge before its head
+// can be read, so what is read is whole.
+func (k *walker) from(p *Pool, start uint32, visit func(u uint32, r *record) (stop, prune bool)) bool {
+	k.stack = append(k.stack[:0], start)
+	for len(k.stack) > 0 {
+		u := k.stack[len(k.stack)-1]
+		k.stack = k.stack[:len(k.stack)-1]
+		if _, ok := k.seen[u]; ok {
 			continue
 		}
-		w.seen[u] = struct{}{}
+		k.seen[u] = struct{}{}
 		r := p.jobs.at(u)
+		stop, prune := visit(u, r)
+		if stop {
+			return true
+		}
+		if prune {
+			continue
+		}
 		if r.parent != 0 {
-			w.walk = append(w.walk, r.parent-1)
+			k.stack = append(k.stack, r.parent-1)
 		}
 		for e := uint32(r.link.Load() >> 32); e != 0; {
 			ed := p.edges.at(e - 1)
-			w.walk = append(w.walk, ed.to)
+			k.stack = append(k.stack, ed.to)
 			e = ed.next
-		}
-		if u != from && u == to {
-			return true
 		}
 	}
 	return false

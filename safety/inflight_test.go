@@ -6,7 +6,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/weft-engine/weft/jobs"
+	"go.uber.org/goleak"
 )
+
+// Every test closes the pools it makes: no worker goroutine outlives it.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // S001 answers the same for every worker count: a writer that a worker
 // happened to finish is still in flight for the check until the owner has
