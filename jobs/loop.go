@@ -60,6 +60,7 @@ func newParticipant(p *Pool, id int) *participant {
 func (p *Pool) work(w *participant) {
 	defer p.wg.Done()
 	w.g.Store(goroutine()) // before any job runs here: inJob of a body on w finds it
+	defer w.g.Store(0)     // the runtime reuses a dead goroutine's descriptor
 	for {
 		idx, ok := p.find(w)
 		if !ok {
