@@ -55,7 +55,7 @@ func (ec *eventCount) commit(sema chan struct{}, epoch uint32) {
 	<-sema // the notifier removed us from sleepers and from the waiter count
 }
 
-// waiters is a racy count of prepared waiters, for fast paths.
+// waiters is a racy count of prepared waiters, for fast paths. Any goroutine.
 func (ec *eventCount) waiters() uint32 { return uint32(ec.state.Load() & waiterMask) }
 
 // notify wakes one sleeper (all of them if all is set) and makes every

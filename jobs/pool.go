@@ -126,6 +126,8 @@ func (p *Pool) release(w *participant) {
 
 // Schedule adds a job that runs once every dependency has finished. If a
 // dependency fails or is cancelled, the job is Blocked and its body never runs.
+// Any goroutine; the owner's jobs go on its deque, others' through the
+// injection queue. Inside a job, Ctx.Schedule is faster.
 func (p *Pool) Schedule(j Job, deps ...Handle) (Handle, error) {
 	if p.closed.Load() {
 		return Handle{}, errorf(CodeClosed, j.Label, "the pool is closed; schedule before Close")
@@ -138,7 +140,7 @@ func (p *Pool) Schedule(j Job, deps ...Handle) (Handle, error) {
 // ParallelFor runs j.Run over items [0, n) in chunks of batch items: chunk k
 // covers [k*batch, min((k+1)*batch, n)), whatever the worker count, and its
 // body sees that range in Ctx.Range and k in Ctx.Label().Chunk. It returns a
-// handle that finishes when every chunk has.
+// handle that finishes when every chunk has. Any goroutine, as Schedule.
 func (p *Pool) ParallelFor(j Job, n, batch int, deps ...Handle) (Handle, error) {
 	if p.closed.Load() {
 		return Handle{}, errorf(CodeClosed, j.Label, "the pool is closed; schedule before Close")
@@ -148,7 +150,7 @@ func (p *Pool) ParallelFor(j Job, n, batch int, deps ...Handle) (Handle, error) 
 	return p.parallelFor(w, j, n, batch, deps)
 }
 
-// Combine returns a handle that finishes when all of hs have.
+// Combine returns a handle that finishes when all of hs have. Any goroutine.
 func (p *Pool) Combine(hs ...Handle) (Handle, error) {
 	return p.Schedule(Job{Label: Label{Name: "combine"}}, hs...)
 }

@@ -142,7 +142,6 @@ func (a *atomicI32) Add(d int32) int32               { return atomic.AddInt32(&a
 func (a *atomicI32) Load() int32                     { return atomic.LoadInt32(&a.v) }
 func (a *atomicU64) Load() uint64                    { return atomic.LoadUint64(&a.v) }
 func (a *atomicU64) Add(d uint64) uint64             { return atomic.AddUint64(&a.v, d) }
-func (a *atomicU64) Swap(x uint64) uint64            { return atomic.SwapUint64(&a.v, x) }
 func (a *atomicU64) CompareAndSwap(o, n uint64) bool { return atomic.CompareAndSwapUint64(&a.v, o, n) }
 func (a *atomicU64) Or(x uint64) uint64              { return atomic.OrUint64(&a.v, x) }
 
