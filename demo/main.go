@@ -2,7 +2,7 @@
 //
 //	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-frames N] [-screenshot file] [-tracedir dir]
 //
-// The simulation (package demo/game) runs one fixed step per Ebiten
+// The simulation (package demo/internal/game) runs one fixed step per Ebiten
 // Update, on the engine's job pool; Draw renders the engine's render
 // snapshot from one sprite atlas and the overlay from its timings. With
 // -frames it exits by itself after N steps, printing the frame rates,
@@ -16,7 +16,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/weft-engine/weft/demo/game"
+	_ "github.com/weft-engine/weft/demo/internal/display" // first: a hint instead of Ebiten's panic without a display
+	"github.com/weft-engine/weft/demo/internal/game"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -44,7 +45,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 		fs.PrintDefaults()
 	}
 	var o options
-	o.AddFlags(fs, game.MaxWorkers)
+	o.AddFlags(fs)
 
 	fs.Float64Var(&o.zoom, "zoom", defaultZoom, "the camera's zoom at the start, in screen pixels per world unit")
 	fs.BoolVar(&o.noOverlay, "nooverlay", false, "start with the overlay hidden (O shows it)")
@@ -53,8 +54,6 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs.StringVar(&o.tracedir, "tracedir", os.TempDir(), "write traces (key T) into `dir`")
 	code, ok := o.ParseFlags(fs, args, func() string {
 		switch {
-		case o.Workers > game.MaxWorkers:
-			return fmt.Sprintf("-workers must be at most %d", game.MaxWorkers)
 		case !(o.zoom >= game.MinZoom && o.zoom <= game.MaxZoom): // NaN too
 			return fmt.Sprintf("-zoom must be in [%g, %g]", game.MinZoom, float64(game.MaxZoom))
 		case o.frames < 0:

@@ -9,7 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
-	"github.com/weft-engine/weft/demo/game"
+	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
-	"github.com/weft-engine/weft/demo/game"
+	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/jobs"
 )

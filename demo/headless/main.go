@@ -15,11 +15,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
 
-	"github.com/weft-engine/weft/demo/game"
+	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
 )
 
@@ -49,7 +48,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var o options
 	fs.IntVar(&o.frames, "frames", 0, "fixed steps to run (at least 1)")
-	o.AddFlags(fs, math.MaxInt)
+	o.AddFlags(fs)
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the table")
 	fs.StringVar(&o.trace, "trace", "", "write the last step's Chrome trace JSON to `file`")
 	code, ok := o.ParseFlags(fs, args, func() string {

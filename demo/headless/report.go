@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/weft-engine/weft/demo/game"
+	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
 )
 
@@ -24,8 +24,8 @@ type report struct {
 	Last        lastStep     `json:"last_step"`
 	Critical    critical     `json:"critical_path"`
 	Prediction  []prediction `json:"prediction"`
-	// Heap allocations per step over the run's second half, once the
-	// buffers have grown: 0 in steady state.
+	// Heap allocations per step over the run's second half, once most
+	// buffers have grown: a few, then 0 in steady state.
 	AllocsPerStep float64 `json:"allocs_per_step"`
 	Hash          string  `json:"hash"` // hex, 64 bits
 }

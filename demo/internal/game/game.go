@@ -257,15 +257,23 @@ func (g *Game) Visible() int { return g.cull.Visible }
 // Contacts is the number of touching pairs of the last step, counted from both sides.
 func (g *Game) Contacts() int { return g.phys.Contacts }
 
-// SpawnBurst records n bodies flying out of (x, y), in world units; they
-// appear before the next step and expire after a few seconds without
-// being replaced.
+// burstRadius is the disc around the cursor, in world units, that a
+// burst's bodies are born in: a burst looks like one, and few of its bodies
+// start exactly on another.
+const burstRadius = 10
+
+// SpawnBurst records n bodies flying out of a disc around (x, y), in world
+// units; they appear before the next step and expire after a few seconds
+// without being replaced.
 func (g *Game) SpawnBurst(x, y float64, n int) {
 	x = min(max(x, 4), g.Width-4)
 	y = min(max(y, 4), g.Height-4)
 	for range n {
 		a, v := g.rng.Float64()*2*math.Pi, 40+g.rng.Float64()*120
-		g.comps.spawn(g.pending, g.rng, x, y, v*math.Cos(a), v*math.Sin(a)-60, newLife(g.rng, false))
+		d := burstRadius * math.Sqrt(g.rng.Float64()) // uniform over the disc
+		px := min(max(x+d*math.Cos(a), 1), g.Width-1)
+		py := min(max(y+d*math.Sin(a), 1), g.Height-1)
+		g.comps.spawn(g.pending, g.rng, px, py, v*math.Cos(a), v*math.Sin(a)-60, newLife(g.rng, false))
 	}
 }
 
