@@ -167,7 +167,7 @@ type marks struct {
 	parts             []part
 	spans             bool
 	epoch             time.Time
-	off               int64 // pool clock minus marks clock
+	off               int64                  // pool clock minus marks clock
 	bad               atomic.Pointer[misuse] // the first of the step
 	capacity          int
 	cal               []jobs.Event
