@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,16 +141,25 @@ func TestTraceAndFreeze(t *testing.T) {
 	var trace struct {
 		TraceEvents []struct {
 			Ph   string `json:"ph"`
+			Cat  string `json:"cat"`
 			Name string `json:"name"`
 			Tid  int    `json:"tid"`
 		} `json:"traceEvents"`
 	}
 	require.NoError(t, json.Unmarshal(b, &trace), "the trace is JSON")
 	complete, flows, lanes, names := 0, 0, map[int]bool{}, map[string]bool{}
+	var stepSlices []string
+	counters := map[string]int{}
 	for _, ev := range trace.TraceEvents {
 		switch ev.Ph {
+		case "C":
+			counters[ev.Name]++
 		case "X":
 			complete++
+			if ev.Cat == "step" {
+				stepSlices = append(stepSlices, ev.Name)
+				assert.Equal(t, 0, ev.Tid, "steps on the owner's lane")
+			}
 			lanes[ev.Tid] = true
 			names[strings.SplitN(ev.Name, "[", 2)[0]] = true
 		case "s":
@@ -156,6 +167,10 @@ func TestTraceAndFreeze(t *testing.T) {
 		}
 	}
 	assert.Greater(t, complete, game.TraceFrames*10, "many jobs a step")
+	require.Len(t, stepSlices, game.TraceFrames, "a slice per step")
+	assert.Equal(t, "step 1", stepSlices[0])
+	assert.Equal(t, fmt.Sprintf("step %d", game.TraceFrames), stepSlices[len(stepSlices)-1])
+	assert.Equal(t, map[string]int{"lifetime.respawned": game.TraceFrames}, counters, "a counter track, a sample a step")
 	assert.Positive(t, flows, "flow arrows for dependencies")
 	// Which participant ran which job is scheduling luck (pinned to one
 	// CPU the worker may run none): only the lanes' range is certain.
@@ -169,6 +184,32 @@ func TestTraceAndFreeze(t *testing.T) {
 		}
 		assert.True(t, found, "a slice of %s among %v", sys, names)
 	}
+}
+
+// The trace's message reads on its band while tracing and for a while
+// after, then fades out.
+func TestTraceMessageFades(t *testing.T) {
+	g, err := game.New(game.Config{Entities: 200, Workers: 0, Seed: 1})
+	require.NoError(t, err)
+	defer g.Close()
+	tr := tracer{dir: t.TempDir(), log: io.Discard}
+	assert.Zero(t, tr.alpha(), "nothing to say")
+	tr.start(g.Engine())
+	for range game.TraceFrames {
+		assert.Equal(t, float32(1), tr.frame(), "opaque while tracing")
+		require.NoError(t, g.Tick())
+		tr.add(g.Engine())
+	}
+	require.FileExists(t, tr.path)
+	var seen []float32
+	for range msgFrames + 10 {
+		seen = append(seen, tr.frame()) // as draw does each frame
+	}
+	assert.Equal(t, float32(1), seen[0], "opaque at first")
+	assert.Equal(t, float32(1), seen[msgFrames-fadeFrames])
+	assert.InDelta(t, 0.5, seen[msgFrames-fadeFrames/2], 0.02, "fading")
+	assert.Zero(t, seen[msgFrames], "gone")
+	assert.True(t, slices.IsSortedFunc(seen, func(a, b float32) int { return cmp.Compare(b, a) }), "never brighter again")
 }
 
 // A new worker count mid-trace means a new pool: the trace ends with the

@@ -16,7 +16,6 @@ import (
 
 	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
-	"github.com/weft-engine/weft/jobs"
 )
 
 // stats are what a run measured, printed with -frames and checked by the
@@ -249,17 +248,21 @@ func saveScreen(screen *ebiten.Image, path string) error {
 type tracer struct {
 	dir    string
 	log    io.Writer
-	events []jobs.Event // reused between traces
-	left   int          // steps still to gather
-	steps  int          // steps gathered
-	pool   int          // the worker count the trace began with
-	path   string       // the last file written
-	msg    string       // its path, or the error, for the screen
+	trace  engine.Trace  // reused between traces
+	left   int           // steps still to gather
+	steps  int           // steps gathered
+	pool   int           // the worker count the trace began with
+	path   string        // the last file written
+	msg    string        // its path, or the error, for the screen
+	shown  int           // frames the finished trace's message has been on screen
+	img    *ebiten.Image // msg, painted on its band
+	imgMsg string        // the msg img shows
 }
 
 func (t *tracer) start(e *engine.Engine) {
-	t.events, t.left, t.steps, t.pool = t.events[:0], game.TraceFrames, 0, e.Workers()
-	t.msg = fmt.Sprintf("tracing the next %d steps...", game.TraceFrames)
+	t.trace.Reset()
+	t.left, t.steps, t.pool = game.TraceFrames, 0, e.Workers()
+	t.say(fmt.Sprintf("tracing the next %d steps...", game.TraceFrames))
 }
 
 // add gathers the last step's trace; after the last one it writes the
@@ -273,7 +276,7 @@ func (t *tracer) add(e *engine.Engine) {
 	// Settings apply before the step, so the step just run used e.Workers().
 	cut := e.Workers() != t.pool
 	if !cut {
-		t.events = e.AppendTrace(t.events)
+		t.trace.Add(e)
 		t.steps++
 		if t.left--; t.left > 0 {
 			return
@@ -281,28 +284,71 @@ func (t *tracer) add(e *engine.Engine) {
 	}
 	t.left = 0
 	if t.steps == 0 {
-		t.msg = "trace cancelled: the worker count changed before its first step"
+		t.say("trace cancelled: the worker count changed before its first step")
 		fmt.Fprintln(t.log, "demo:", t.msg)
 		return
 	}
 	path := filepath.Join(t.dir, fmt.Sprintf("weft-trace-%s.json", time.Now().Format("20060102-150405.000")))
 	if err := t.write(path); err != nil {
-		t.msg = "trace failed: " + err.Error()
+		t.say("trace failed: " + err.Error())
 	} else {
 		t.path = path
-		t.msg = fmt.Sprintf("trace of %d steps written to %s (open it in ui.perfetto.dev)", t.steps, path)
+		msg := fmt.Sprintf("trace of %d steps written to %s (open it in ui.perfetto.dev)", t.steps, path)
 		if cut {
-			t.msg += "; cut short: the worker count changed"
+			msg += "; cut short: the worker count changed"
 		}
+		t.say(msg)
 	}
 	fmt.Fprintln(t.log, "demo:", t.msg)
 }
 
-// draw shows the trace's progress or its file, under the top line.
-func (t *tracer) draw(screen *ebiten.Image) {
-	if t.msg != "" {
-		ebitenutil.DebugPrintAt(screen, t.msg, panelW+12, topH+lineH+2)
+// The trace's message stays on screen for msgFrames frames once the
+// trace is done, fading out over the last fadeFrames.
+const msgFrames, fadeFrames = 360, 90
+
+// say puts msg on screen, from full opacity.
+func (t *tracer) say(msg string) { t.msg, t.shown = msg, 0 }
+
+// alpha is the message's opacity this frame: full while tracing and for a
+// while after, then fading to 0.
+func (t *tracer) alpha() float32 {
+	if t.msg == "" || t.left > 0 {
+		return min(float32(len(t.msg)), 1)
 	}
+	return min(1, max(0, float32(msgFrames-t.shown)/fadeFrames))
+}
+
+// frame is this frame's alpha, counting the frames a finished trace's
+// message was shown.
+func (t *tracer) frame() float32 {
+	a := t.alpha()
+	if a > 0 && t.left == 0 {
+		t.shown++
+	}
+	return a
+}
+
+// draw shows the trace's progress or its file under the top line, on a
+// dark band so that it reads over the sprites, and counts the frames it
+// was shown. Its text is painted into an image once per message.
+func (t *tracer) draw(screen *ebiten.Image) {
+	a := t.frame()
+	if a <= 0 {
+		return
+	}
+	if t.img == nil || t.imgMsg != t.msg {
+		if t.img != nil {
+			t.img.Deallocate()
+		}
+		t.img = ebiten.NewImage(len(t.msg)*charW+8, lineH+2)
+		t.img.Fill(colPanel.color())
+		ebitenutil.DebugPrintAt(t.img, t.msg, 4, 0)
+		t.imgMsg = t.msg
+	}
+	var op ebiten.DrawImageOptions
+	op.GeoM.Translate(panelW+8, topH+lineH+2)
+	op.ColorScale.ScaleAlpha(a)
+	screen.DrawImage(t.img, &op)
 }
 
 func (t *tracer) write(path string) error {
@@ -310,5 +356,5 @@ func (t *tracer) write(path string) error {
 	if err != nil {
 		return err
 	}
-	return errors.Join(jobs.WriteChromeTrace(f, t.events), f.Close())
+	return errors.Join(t.trace.Write(f), f.Close())
 }

@@ -124,6 +124,7 @@ type Timings struct {
 
 	wait, playback    time.Duration
 	applied, problems int
+	from, to          int64 // the step's start and end on the marks clock
 
 	marks marks
 }
@@ -180,6 +181,7 @@ func (t *Timings) begin(e *Engine) {
 	t.wait, t.playback, t.applied, t.problems = 0, 0, 0, 0
 	t.t0Set = false
 	t.marks.clear()
+	t.from = t.marks.now()
 }
 
 // segment folds one segment's trace into the step (executed only by the
@@ -246,6 +248,7 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 
 func (t *Timings) end(e *Engine, total time.Duration) {
 	c := &t.cur
+	t.to = t.marks.now()
 	c.Total, c.Wait, c.Playback = total, t.wait, t.playback
 	c.Commands, c.Problems = t.applied, t.problems
 	for i, en := range e.par {

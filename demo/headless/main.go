@@ -6,7 +6,7 @@
 // It runs N fixed steps and prints the engine's timing table and a hash of
 // the final world state (the same for every worker count and batch size),
 // or with -json one JSON object; -trace writes the last step's Chrome trace
-// (open it in Perfetto). Wrong flags print usage and exit 2.
+// (open it in Perfetto): its jobs, the step, markers and counters. Wrong flags print usage and exit 2.
 package main
 
 import (
@@ -110,5 +110,7 @@ func writeTrace(e *engine.Engine, path string) error {
 	if err != nil {
 		return err
 	}
-	return errors.Join(e.WriteTrace(f), f.Close())
+	var tr engine.Trace
+	tr.Add(e)
+	return errors.Join(tr.Write(f), f.Close())
 }

@@ -97,6 +97,7 @@ func TestTrace(t *testing.T) {
 		TraceEvents []struct {
 			Name string         `json:"name"`
 			Ph   string         `json:"ph"`
+			Cat  string         `json:"cat"`
 			Ts   float64        `json:"ts"`
 			Dur  *float64       `json:"dur"`
 			Tid  int            `json:"tid"`
@@ -114,7 +115,10 @@ func TestTrace(t *testing.T) {
 		case "X":
 			require.NotNil(t, e.Dur, e.Name)
 			assert.GreaterOrEqual(t, *e.Dur, 0.0)
-			systems[strings.SplitN(e.Name, ".", 2)[0]] = true
+			count[e.Cat]++
+			if e.Cat == "job" {
+				systems[strings.SplitN(e.Name, ".", 2)[0]] = true
+			}
 		case "s", "f":
 			flows[e.ID] += e.Ph
 		case "M":
@@ -122,7 +126,8 @@ func TestTrace(t *testing.T) {
 		}
 	}
 	last := m["last_step"].(map[string]any)
-	assert.Equal(t, int(last["slices"].(float64)), count["X"], "one X event per job slice")
+	assert.Equal(t, int(last["slices"].(float64)), count["job"], "one X event per job slice")
+	assert.Equal(t, 1, count["step"], "the step's slice")
 	assert.Positive(t, count["s"], "flow events for the dependency edges")
 	assert.Equal(t, count["s"], count["f"])
 	for id, ph := range flows {

@@ -197,6 +197,10 @@ type lifetime struct {
 	life ecs.Writer[Life]
 	time ecs.ResReader[engine.Time]
 	pass *engine.Pass
+	// The time spent making replacements, and how many: in the overlay's
+	// systems table and timeline, the headless table and the trace.
+	respawn   engine.Marker
+	respawned engine.Counter
 	// Per chunk, reseeded for each replacement: no allocation per step.
 	srcs  []*rand.PCG
 	rands []*rand.Rand
@@ -209,6 +213,7 @@ func (s *lifetime) Build(b *engine.Builder) error {
 	s.life, s.time = ecs.Write[Life](d), ecs.ReadRes[engine.Time](d)
 	b.Commands()
 	s.pass = b.Chunks("age", ecs.NewQuery1(d, s.life), s.chunk)
+	s.respawn, s.respawned = b.Marker("respawn"), b.Counter("respawned")
 	return nil
 }
 
@@ -238,9 +243,12 @@ func (s *lifetime) chunk(c *ecs.Chunk) {
 		b := c.Commands()
 		b.Despawn(ents[i])
 		if l.Respawn {
+			sp := s.respawn.Begin(c.Worker())
 			e := uint64(ents[i].ID())<<32 | uint64(ents[i].Gen())
 			s.srcs[c.Index()].Seed(e*0x9E3779B97F4A7C15, t.Step)
 			s.c.respawn(b, s.rands[c.Index()])
+			sp.End()
+			s.respawned.Add(c.Worker(), 1)
 		}
 	}
 }
