@@ -1,6 +1,6 @@
 // Command demo is the Ebiten game: tens of thousands of animated sprites under physics, with an in-game frame-timing overlay.
 //
-//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-frames N] [-screenshot file] [-tracedir dir]
+//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-frames N] [-screenshot file] [-tracedir dir] [-budget 16.6ms]
 //
 // The simulation (package demo/internal/game) runs one fixed step per Ebiten
 // Update, on the engine's job pool; Draw renders the engine's render
@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	_ "github.com/weft-engine/weft/demo/internal/display" // first: a hint instead of Ebiten's panic without a display
 	"github.com/weft-engine/weft/demo/internal/game"
@@ -33,6 +34,7 @@ type options struct {
 	zoom                 float64
 	noOverlay            bool
 	screenshot, tracedir string
+	budget               time.Duration
 }
 
 // parse reads the flags; on wrong flags it prints the usage to stderr and
@@ -41,7 +43,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-frames N] [-screenshot file] [-tracedir dir]")
+		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-frames N] [-screenshot file] [-tracedir dir] [-budget 16.6ms]")
 		fs.PrintDefaults()
 	}
 	var o options
@@ -52,10 +54,13 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs.IntVar(&o.frames, "frames", 0, "exit by itself after N steps and print the frame rates (0: run until closed)")
 	fs.StringVar(&o.screenshot, "screenshot", "", "save the last frame as PNG to `file` before exiting")
 	fs.StringVar(&o.tracedir, "tracedir", os.TempDir(), "write traces (key T) into `dir`")
+	fs.DurationVar(&o.budget, "budget", 0, "freeze the timeline on the first step that takes longer, e.g. 16.6ms, and write its trace into -tracedir (0: off)")
 	code, ok := o.ParseFlags(fs, args, func() string {
 		switch {
 		case !(o.zoom >= game.MinZoom && o.zoom <= game.MaxZoom): // NaN too
 			return fmt.Sprintf("-zoom must be in [%g, %g]", game.MinZoom, float64(game.MaxZoom))
+		case o.budget < 0:
+			return "-budget must not be negative"
 		case o.frames < 0:
 			return "-frames must not be negative"
 		case o.screenshot != "" && o.frames == 0:

@@ -28,6 +28,9 @@ type stats struct {
 	TPS, FPS float64 // ebiten.ActualTPS and ActualFPS, averaged over the run after the first second
 	MinTPS   float64 // the lowest one-second ActualTPS after the first second
 	Wall     time.Duration
+
+	parts frameSample // the frames' medians at the end
+	ov    *overlay    // the overlay at the end, for the tests to read
 }
 
 func (s stats) String() string {
@@ -58,6 +61,7 @@ func play(o options, log io.Writer) (st stats, err error) {
 	err = ebiten.RunGame(w)
 	w.st.Wall = time.Since(start)
 	w.st.Entities, w.st.Visible, w.st.Lanes = g.Len(), len(g.Engine().Snapshot().Items), w.ov.tl.lanes
+	w.st.parts, w.st.ov = w.fr.medians(), w.ov
 	if w.rates > 0 {
 		w.st.TPS, w.st.FPS = w.sumTPS/float64(w.rates), w.sumFPS/float64(w.rates)
 	} else {
@@ -81,11 +85,11 @@ type window struct {
 	st  stats
 	err error // from Draw, which cannot return one
 
-	lastDraw       time.Time     // the previous Draw
-	frame          time.Duration // between the last two Draws
+	fr             frames // the frames' breakdown and memory
 	updates, rates int
 	sumTPS, sumFPS float64
 	shot           bool // the last frame is drawn (and saved, with -screenshot)
+	overBudget     bool // a step went over -budget
 }
 
 func newWindow(g *game.Game, o options, log io.Writer) (*window, error) {
@@ -94,6 +98,9 @@ func newWindow(g *game.Game, o options, log io.Writer) (*window, error) {
 		return nil, err
 	}
 	w := &window{g: g, o: o, log: log, ctl: game.NewControls(g.Engine()), ov: newOverlay(), spr: spr, tr: tracer{dir: o.tracedir, log: log}}
+	if o.budget > 0 {
+		w.ov.budget = ms(o.budget)
+	}
 	w.ctl.Overlay = !o.noOverlay
 	return w, nil
 }
@@ -137,8 +144,29 @@ func (w *window) readInput() game.Input {
 	}
 	_, in.Wheel = ebiten.Wheel()
 	mx, my := ebiten.CursorPosition()
-	w.ptr.Update(float64(mx), float64(my), ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft), w.ctl.Overlay && w.ov.covers(mx, my), &in)
+	over := w.ctl.Overlay && (w.ov.covers(mx, my) || w.ov.view.dragX >= 0) // a timeline drag goes on off it
+	if over {
+		w.overlayInput(mx, my, &in)
+	}
+	w.ptr.Update(float64(mx), float64(my), ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft), over, &in)
 	return in
+}
+
+// overlayInput is the pointer over the overlay: a click on the graph opens
+// that step's timeline, frozen; a click on a system filters the timeline;
+// the wheel and dragging zoom and pan the timeline (not the camera), and
+// a right click shows all of it again.
+func (w *window) overlayInput(mx, my int, in *game.Input) {
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) && w.ov.clickAt(mx, my) {
+		w.ctl.Frozen = true
+	}
+	if w.ov.zoomAt(mx, my, in.Wheel) {
+		in.Wheel = 0
+	}
+	w.ov.dragAt(mx, my, ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft))
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight) && w.ov.onTimeline(mx, my) {
+		w.ov.wholeStep()
+	}
 }
 
 // Update runs once a tick (60 a second): input, settings, then one fixed
@@ -146,6 +174,7 @@ func (w *window) readInput() game.Input {
 // more often, so one engine.Tick an Update is the fixed step; engine.Step
 // with the wall-clock interval would catch up a second time.
 func (w *window) Update() error {
+	defer w.fr.addUpdate(time.Now())
 	switch {
 	case w.err != nil:
 		return w.err
@@ -171,13 +200,30 @@ func (w *window) Update() error {
 	if w.o.frames > 0 && w.st.Frames >= w.o.frames || !w.ctl.Runs(act) {
 		return nil // done, waiting for Draw to finish the last frame; or paused
 	}
-	if err := w.g.Tick(); err != nil {
+	w.fr.mem.stepBegin()
+	err := w.g.Tick()
+	w.fr.mem.stepEnd()
+	if err != nil {
 		return err
 	}
+	w.stepped(e)
+	return nil
+}
+
+// stepped records the step just run: the trace in progress, the graph and
+// the history, and with -budget the first step over it, which the
+// timeline freezes on and a trace of its own keeps.
+func (w *window) stepped(e *engine.Engine) {
 	w.st.Frames++
 	w.tr.add(e)
-	w.ov.record(w.g, w.frame)
-	return nil
+	w.ov.record(w.g, w.fr.last.frame, w.fr.mem.stepGC)
+	st := e.Timings().Last()
+	if w.o.budget <= 0 || w.overBudget || st.Total <= w.o.budget {
+		return
+	}
+	w.overBudget = true
+	w.ctl.Frozen = w.ov.open(graphLen - 1) // the newest bar
+	w.tr.spike(e, fmt.Sprintf("step %d took %.2f ms, over the %v budget: the timeline is frozen on it (F thaws)", st.Step, ms(st.Total), w.o.budget))
 }
 
 // sampleRates adds the actual TPS and FPS to the run's averages once a
@@ -197,13 +243,14 @@ func (w *window) sampleRates() {
 // Draw renders the snapshot, then the overlay; after the last frame of a
 // -frames run it saves the screen and lets Update end the game.
 func (w *window) Draw(screen *ebiten.Image) {
-	if now := time.Now(); !w.lastDraw.IsZero() {
-		w.frame, w.lastDraw = now.Sub(w.lastDraw), now
-	} else {
-		w.lastDraw = now
-	}
+	start := time.Now()
+	w.fr.begin(start)
 	e := w.g.Engine()
 	w.spr.draw(screen, e.Snapshot(), *e.Camera(), w.g.Width, w.g.Height)
+	w.fr.cur.calls, w.fr.cur.sprites = w.spr.calls, w.spr.drawn
+	ov := time.Now()
+	w.fr.cur.draw = ms(ov.Sub(start))
+	defer w.fr.addOverlay(ov)
 	if w.ctl.Overlay {
 		w.ov.draw(screen, w, ebiten.ActualFPS(), ebiten.ActualTPS())
 	} else {
@@ -246,17 +293,19 @@ func saveScreen(screen *ebiten.Image, path string) error {
 // tracer gathers the job traces of TraceFrames steps and writes them as
 // one Chrome trace file. Executed only by the owner.
 type tracer struct {
-	dir    string
-	log    io.Writer
-	trace  engine.Trace  // reused between traces
-	left   int           // steps still to gather
-	steps  int           // steps gathered
-	pool   int           // the worker count the trace began with
-	path   string        // the last file written
-	msg    string        // its path, or the error, for the screen
-	shown  int           // frames the finished trace's message has been on screen
-	img    *ebiten.Image // msg, painted on its band
-	imgMsg string        // the msg img shows
+	dir       string
+	log       io.Writer
+	trace     engine.Trace  // reused between traces
+	left      int           // steps still to gather
+	steps     int           // steps gathered
+	pool      int           // the worker count the trace began with
+	path      string        // the last file written
+	msg       string        // its path, or the error, for the screen
+	shown     int           // frames the finished trace's message has been on screen
+	one       engine.Trace  // a spike's
+	spikePath string        // the last spike's trace file
+	img       *ebiten.Image // msg, painted on its band
+	imgMsg    string        // the msg img shows
 }
 
 func (t *tracer) start(e *engine.Engine) {
@@ -298,6 +347,25 @@ func (t *tracer) add(e *engine.Engine) {
 			msg += "; cut short: the worker count changed"
 		}
 		t.say(msg)
+	}
+	fmt.Fprintln(t.log, "demo:", t.msg)
+}
+
+// spike writes a trace of e's last step alone, and says why with its path.
+// A trace in progress goes on: the spike's step is in it too.
+func (t *tracer) spike(e *engine.Engine, why string) {
+	t.one.Reset()
+	t.one.Add(e)
+	path := filepath.Join(t.dir, fmt.Sprintf("weft-spike-step-%d-%s.json", e.Time().Step, time.Now().Format("20060102-150405.000")))
+	f, err := os.Create(path)
+	if err == nil {
+		err = errors.Join(t.one.Write(f), f.Close())
+	}
+	if err != nil {
+		t.say(why + "; its trace failed: " + err.Error())
+	} else {
+		t.spikePath = path
+		t.say(why + "; its trace: " + path)
 	}
 	fmt.Fprintln(t.log, "demo:", t.msg)
 }
