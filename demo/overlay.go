@@ -225,7 +225,7 @@ func (o *overlay) texts(w *window, fps, tps float64) {
 	o.top2 = fmt.Sprintf("step ms p50 %.2f p95 %.2f p99 %.2f   TPS %.1f   entities %d  visible %d  jobs/step %.0f  workers %d %s  safety %s  batch %d   allocs/step %d  GC pauses %d (longest <= %.2f ms)",
 		sum.Total.P50, sum.Total.P95, sum.Total.P99, tps, w.g.Len(), w.g.Visible(), sum.Jobs.P50, e.Workers(), mode, safety, e.Batch(), m.stepAllocs, m.pauses, m.longest*1e3)
 	o.scale = o.graphScale()
-	o.graphHead = fmt.Sprintf("last %d steps: bars step, line frame; scale %.0f ms, red %.1f, magenta GC", graphLen, o.scale, o.budget)
+	o.graphHead = fmt.Sprintf("steps: bars step, line frame ms (0-%.0f); red %.1f; magenta GC", o.scale, o.budget)
 	o.frameText = fmt.Sprintf("frame p50 %.1f ms: update, draw, overlay, GC, present/wait", f.frame)
 	o.systemRows(sum)
 	o.predHead = fmt.Sprintf("parallelism %.2f (work/span); predicted step:", sum.Parallelism.P50)

@@ -35,9 +35,26 @@ var hexHash = regexp.MustCompile(`^[0-9a-f]{16}$`)
 func TestJSON(t *testing.T) {
 	m := runJSON(t, "-frames", "12", "-entities", "800", "-workers", "1", "-batch", "128")
 	for _, k := range []string{"frames", "entities", "visible", "workers", "batch", "checks", "window", "step_ms", "work_ms", "span_ms",
-		"parallelism", "last_step", "systems", "critical_path", "prediction", "allocs_per_step", "hash"} {
+		"parallelism", "last_step", "systems", "critical_path", "prediction", "allocs_per_step", "hash",
+		"dropped", "stages", "owner_schedule_ms", "owner_in_wait_ms", "owner_in_wait_idle_ms", "playback_ms", "merge_ms",
+		"jobs", "chunks", "steals", "busy_ms", "markers", "counters"} {
 		assert.Contains(t, m, k)
 	}
+	var stages []string
+	for _, s := range m["stages"].([]any) {
+		stages = append(stages, s.(map[string]any)["name"].(string))
+	}
+	assert.Equal(t, []string{"PreUpdate", "Update", "PostUpdate", "PreRender"}, stages)
+	assert.Len(t, m["busy_ms"], 2, "the owner and the worker")
+	wait, idle := m["owner_in_wait_ms"].(map[string]any), m["owner_in_wait_idle_ms"].(map[string]any)
+	assert.LessOrEqual(t, idle["max"], wait["max"], "idle is part of the wait")
+	mk := m["markers"].([]any)
+	require.Len(t, mk, 1)
+	assert.Equal(t, "lifetime.respawn", mk[0].(map[string]any)["name"])
+	assert.Equal(t, "lifetime", mk[0].(map[string]any)["system"])
+	ct := m["counters"].([]any)
+	require.Len(t, ct, 1)
+	assert.Equal(t, "lifetime.respawned", ct[0].(map[string]any)["name"])
 	assert.Equal(t, 12.0, m["frames"])
 	assert.Equal(t, 12.0, m["window"], "the distributions cover every frame")
 	assert.Positive(t, m["entities"])
@@ -81,6 +98,10 @@ func TestHashAcrossWorkers(t *testing.T) {
 	assert.Equal(t, want, runJSON(t, append(args, "-workers", "2", "-batch", "64", "-checks")...)["hash"])
 	table := runOK(t, append(args, "-workers", "1")...)
 	assert.Contains(t, table, "critical path of step 20")
+	assert.Contains(t, table, "timings of the last 20 steps (the window)")
+	assert.Contains(t, table, "owner in Wait")
+	assert.Contains(t, table, "marker lifetime.respawn")
+	assert.Contains(t, table, "counter lifetime.respawned")
 	assert.Contains(t, table, "physics ")
 	assert.Contains(t, table, fmt.Sprintf("\nhash %s\n", want))
 }
