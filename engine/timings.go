@@ -227,6 +227,16 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 	var span int64
 	t.path, span = g.CriticalPath(t.path[:0])
 	c.Span += time.Duration(span)
+	t.critical(events)
+	for i, p := range PredictParticipants {
+		c.Predicted[i] += time.Duration(g.Predict(p))
+	}
+}
+
+// critical adds the segment's critical path to the step's and marks its
+// slices in the timeline. Executed only by the owner, in segment.
+func (t *Timings) critical(events []jobs.Event) {
+	c, g := &t.cur, &t.graph
 	for _, ni := range t.path {
 		nd := &g.Nodes[ni]
 		pj := PathJob{Label: nd.Label.Name, First: nd.Label.Chunk, Last: nd.Label.Chunk, Cost: time.Duration(nd.Cost)}
@@ -241,9 +251,6 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 		}
 		c.Critical = append(c.Critical, pj)
 	}
-	for i, p := range PredictParticipants {
-		c.Predicted[i] += time.Duration(g.Predict(p))
-	}
 }
 
 func (t *Timings) end(e *Engine, total time.Duration) {
@@ -251,6 +258,21 @@ func (t *Timings) end(e *Engine, total time.Duration) {
 	t.to = t.marks.now()
 	c.Total, c.Wait, c.Playback = total, t.wait, t.playback
 	c.Commands, c.Problems = t.applied, t.problems
+	t.endSystems(e)
+	if c.Span > 0 {
+		c.Parallelism = float64(c.Work) / float64(c.Span)
+	}
+	t.endWorkers(e)
+	if err := t.marks.fold(c, t.t0); err != nil {
+		e.errs = append(e.errs, err)
+	}
+	t.record()
+}
+
+// endSystems completes the systems' and stages' times of the step.
+// Executed only by the owner, in end.
+func (t *Timings) endSystems(e *Engine) {
+	c := &t.cur
 	for i, en := range e.par {
 		s := &c.Systems[i]
 		s.Schedule, s.Merge, s.Ran = en.timing.sched, en.timing.merge, en.timing.ran
@@ -292,9 +314,12 @@ func (t *Timings) end(e *Engine, total time.Duration) {
 			c.Stages[i].Span += time.Duration(lasts[i] - firsts[i])
 		}
 	}
-	if c.Span > 0 {
-		c.Parallelism = float64(c.Work) / float64(c.Span)
-	}
+}
+
+// endWorkers reads the participants' counters for the step. Executed only
+// by the owner, in end.
+func (t *Timings) endWorkers(e *Engine) {
+	c := &t.cur
 	t.stats = e.pool.Stats(t.stats[:0])
 	c.Jobs, c.Steals = 0, 0
 	for i := range t.stats {
@@ -309,10 +334,6 @@ func (t *Timings) end(e *Engine, total time.Duration) {
 		c.Steals += w.Steals
 	}
 	t.prev, t.stats = t.stats, t.prev
-	if err := t.marks.fold(c, t.t0); err != nil {
-		e.errs = append(e.errs, err)
-	}
-	t.record()
 }
 
 // record copies the step into the window, keeping each slot's buffers.
