@@ -54,7 +54,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs.IntVar(&o.frames, "frames", 0, "exit by itself after N steps and print the frame rates (0: run until closed)")
 	fs.StringVar(&o.screenshot, "screenshot", "", "save the last frame as PNG to `file` before exiting")
 	fs.StringVar(&o.tracedir, "tracedir", os.TempDir(), "write traces (key T) into `dir`")
-	fs.DurationVar(&o.budget, "budget", 0, "freeze the timeline on the first step that takes longer, e.g. 16.6ms, and write its trace into -tracedir (0: off)")
+	fs.DurationVar(&o.budget, "budget", 0, "freeze the timeline on the first step that takes longer, e.g. 16.6ms, after the first second, and write its trace into -tracedir (0: off)")
 	code, ok := o.ParseFlags(fs, args, func() string {
 		switch {
 		case !(o.zoom >= game.MinZoom && o.zoom <= game.MaxZoom): // NaN too

@@ -210,15 +210,19 @@ func (w *window) Update() error {
 	return nil
 }
 
+// budgetWarmup is the steps -budget lets pass at the start: the first
+// ones start the pool and grow the buffers, and are always slow.
+const budgetWarmup = 60
+
 // stepped records the step just run: the trace in progress, the graph and
-// the history, and with -budget the first step over it, which the
-// timeline freezes on and a trace of its own keeps.
+// the history, and with -budget the first step over it after the warm-up,
+// which the timeline freezes on and a trace of its own keeps.
 func (w *window) stepped(e *engine.Engine) {
 	w.st.Frames++
 	w.tr.add(e)
 	w.ov.record(w.g, w.fr.last.frame, w.fr.mem.stepGC)
 	st := e.Timings().Last()
-	if w.o.budget <= 0 || w.overBudget || st.Total <= w.o.budget {
+	if w.o.budget <= 0 || w.overBudget || st.Step <= budgetWarmup || st.Total <= w.o.budget {
 		return
 	}
 	w.overBudget = true
