@@ -258,6 +258,21 @@ func TestSpikeOpen(t *testing.T) {
 	assert.Equal(t, uint64(8), ov.tl.step, "frozen: stays")
 }
 
+// The history of timelines reuses its buffers: once every slot has held
+// a step, recording one allocates nothing.
+func TestHistoryAllocs(t *testing.T) {
+	g, err := game.New(game.Config{Entities: 1500, Workers: 1, Batch: 256, Seed: 1})
+	require.NoError(t, err)
+	defer g.Close()
+	require.NoError(t, g.Tick())
+	ov := newOverlay()
+	for range 2 * graphLen {
+		ov.record(g, 20, false)
+	}
+	assert.Zero(t, testing.AllocsPerRun(100, func() { ov.record(g, 20, false) }))
+	assert.Zero(t, testing.AllocsPerRun(100, func() { ov.open(3) }), "opening a step copies into the shown timeline's buffers")
+}
+
 // With -budget, the first step over it freezes the timeline on it and
 // writes its trace; later ones do not move it.
 func TestBudgetCapture(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
+	"runtime/metrics"
 	"slices"
 
 	"github.com/weft-engine/weft/jobs"
@@ -14,15 +16,23 @@ import (
 // Trace gathers steps for one Chrome trace file (Perfetto,
 // chrome://tracing): the pool's job slices and dependency arrows, as
 // jobs.WriteChromeTrace writes them, and over them a slice per step on
-// the owner's lane, the markers' spans nested in their jobs, and a counter
-// track per counter. Its buffers are reused after Reset. Executed only by
-// the owner, between steps.
+// the owner's lane, the markers' spans nested in their jobs, a counter
+// track per counter, and the GC pauses that ended while the steps ran, on
+// a lane of their own. Its buffers are reused after Reset. Executed only
+// by the owner, between steps.
 type Trace struct {
 	events []jobs.Event
 	steps  []traceStep
 	marks  []traceMark
 	counts []traceCount
+	gcs    []traceStep // GC pauses, on the pool's clock
+	numGC  uint32      // the GC cycles seen by the last Add
+	mem    runtime.MemStats
+	cycles []metrics.Sample
 }
+
+// gcLane is the trace's lane for GC pauses, below the participants'.
+const gcLane = 1000
 
 // The gathered records, on the pool's clock (ns since the pool started).
 type (
@@ -44,7 +54,7 @@ type (
 
 // Reset empties the trace, keeping its buffers.
 func (tr *Trace) Reset() {
-	tr.events, tr.steps, tr.marks, tr.counts = tr.events[:0], tr.steps[:0], tr.marks[:0], tr.counts[:0]
+	tr.events, tr.steps, tr.marks, tr.counts, tr.gcs = tr.events[:0], tr.steps[:0], tr.marks[:0], tr.counts[:0], tr.gcs[:0]
 }
 
 // Steps is the number of steps gathered.
@@ -64,6 +74,34 @@ func (tr *Trace) Add(e *Engine) {
 	for _, n := range c.Counters {
 		tr.counts = append(tr.counts, traceCount{name: n.Name, at: t.to + off, value: n.Value})
 	}
+	tr.addGC(e, len(tr.steps) == 1)
+}
+
+// addGC adds the GC pauses that ended since the last Add (since the step's
+// start for the first). The runtime keeps the last 256 pauses' ends on the
+// wall clock; reading them stops the world briefly, so it happens only
+// when runtime/metrics says that a cycle ended.
+func (tr *Trace) addGC(e *Engine, first bool) {
+	if tr.cycles == nil {
+		tr.cycles = []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	}
+	metrics.Read(tr.cycles)
+	n := uint32(tr.cycles[0].Value.Uint64())
+	if first {
+		tr.numGC = n
+		return
+	}
+	if n == tr.numGC {
+		return
+	}
+	runtime.ReadMemStats(&tr.mem)
+	m, t := &tr.mem, &e.timings
+	wall0 := t.marks.epoch.UnixNano() // the marks clock's zero, on the wall clock
+	for gc := max(tr.numGC, m.NumGC-min(m.NumGC, 256)); gc < m.NumGC; gc++ {
+		end := int64(m.PauseEnd[gc%256]) - wall0 + t.marks.off
+		tr.gcs = append(tr.gcs, traceStep{step: uint64(gc + 1), start: end - int64(m.PauseNs[gc%256]), end: end})
+	}
+	tr.numGC = m.NumGC
 }
 
 // traceEvent is one Chrome trace event.
@@ -117,6 +155,16 @@ func (tr *Trace) Write(w io.Writer) error {
 	}
 	for _, n := range tr.counts {
 		if err := emit(traceEvent{Name: n.name, Cat: "counter", Ph: "C", Ts: us(n.at), Pid: 1, Args: map[string]any{"value": n.value}}); err != nil {
+			return err
+		}
+	}
+	if len(tr.gcs) > 0 {
+		if err := emit(traceEvent{Name: "thread_name", Ph: "M", Pid: 1, Tid: gcLane, Args: map[string]any{"name": "GC pauses"}}); err != nil {
+			return err
+		}
+	}
+	for _, g := range tr.gcs {
+		if err := emit(traceEvent{Name: fmt.Sprintf("GC %d pause", g.step), Cat: "gc", Ph: "X", Ts: us(g.start), Dur: dur(g.end - g.start), Pid: 1, Tid: gcLane}); err != nil {
 			return err
 		}
 	}

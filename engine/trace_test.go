@@ -6,6 +6,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,6 +45,7 @@ func traceOf(t *testing.T, steps int) ([]map[string]any, []byte) {
 // rewrites it.
 func TestTraceGolden(t *testing.T) {
 	events, _ := traceOf(t, 2)
+	events = slices.DeleteFunc(events, func(ev map[string]any) bool { return ev["tid"] == 1000.0 }) // GC pauses come when they come
 	for _, ev := range events { // times differ from run to run
 		for _, k := range []string{"ts", "dur"} {
 			if _, ok := ev[k]; ok {
@@ -60,6 +63,47 @@ func TestTraceGolden(t *testing.T) {
 	want, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.JSONEq(t, string(want), string(got))
+}
+
+// A GC cycle between two steps shows as a pause on the GC lane, between
+// the steps' slices.
+func TestTraceGC(t *testing.T) {
+	e := newEngine(t, world(t, 300), engine.Config{Workers: 0, Batch: 100})
+	e.Add(engine.Update, marked(nil))
+	require.NoError(t, e.Build())
+	var tr engine.Trace
+	require.NoError(t, e.Tick())
+	tr.Add(e)
+	runtime.GC()
+	require.NoError(t, e.Tick())
+	tr.Add(e)
+	var b bytes.Buffer
+	require.NoError(t, tr.Write(&b))
+	var file struct {
+		TraceEvents []map[string]any `json:"traceEvents"`
+	}
+	require.NoError(t, json.Unmarshal(b.Bytes(), &file))
+	var steps, gcs [][2]float64
+	for _, ev := range file.TraceEvents {
+		if ev["ph"] != "X" {
+			continue
+		}
+		s := [2]float64{ev["ts"].(float64), ev["ts"].(float64) + ev["dur"].(float64)}
+		switch ev["cat"] {
+		case "step":
+			steps = append(steps, s)
+		case "gc":
+			gcs = append(gcs, s)
+			assert.Equal(t, 1000.0, ev["tid"], "the GC lane")
+		}
+	}
+	require.Len(t, steps, 2)
+	require.NotEmpty(t, gcs, "runtime.GC's pauses")
+	for _, g := range gcs {
+		// The wall clock and the monotonic one may drift apart by a little.
+		assert.Greater(t, g[0], steps[0][0]-1000, "after the first step began")
+		assert.Less(t, g[1], steps[1][1]+1000, "before the second step ended")
+	}
 }
 
 // Each step's slice holds its jobs, and each marker's slice lies in a job
