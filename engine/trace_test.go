@@ -46,7 +46,7 @@ func traceOf(t *testing.T, steps int) ([]map[string]any, []byte) {
 func TestTraceGolden(t *testing.T) {
 	events, _ := traceOf(t, 2)
 	events = slices.DeleteFunc(events, func(ev map[string]any) bool { return ev["tid"] == 1000.0 }) // GC pauses come when they come
-	for _, ev := range events { // times differ from run to run
+	for _, ev := range events {                                                                     // times differ from run to run
 		for _, k := range []string{"ts", "dur"} {
 			if _, ok := ev[k]; ok {
 				ev[k] = 0
