@@ -1,11 +1,11 @@
 // Command demo is the Ebiten game: tens of thousands of animated sprites under physics, with an in-game frame-timing overlay.
 //
-//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-frames N] [-screenshot file] [-tracedir dir] [-budget 16.6ms]
+//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms]
 //
 // The simulation (package demo/internal/game) runs one fixed step per Ebiten
 // Update, on the engine's job pool; Draw renders the engine's render
 // snapshot from one sprite atlas and the overlay from its timings. With
-// -frames it exits by itself after N steps, printing the frame rates,
+// -steps it exits by itself after N steps, printing the frame rates,
 // and -screenshot saves the last frame as PNG. Wrong flags print usage
 // and exit 2. The keys are listed on screen (H) and in the README.
 package main
@@ -30,7 +30,7 @@ const defaultZoom = 2
 // options are the command's flags.
 type options struct {
 	game.Config
-	frames               int
+	steps                int
 	zoom                 float64
 	noOverlay            bool
 	screenshot, tracedir string
@@ -43,7 +43,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-frames N] [-screenshot file] [-tracedir dir] [-budget 16.6ms]")
+		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms]")
 		fs.PrintDefaults()
 	}
 	var o options
@@ -51,7 +51,8 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 
 	fs.Float64Var(&o.zoom, "zoom", defaultZoom, "the camera's zoom at the start, in screen pixels per world unit")
 	fs.BoolVar(&o.noOverlay, "nooverlay", false, "start with the overlay hidden (O shows it)")
-	fs.IntVar(&o.frames, "frames", 0, "exit by itself after N steps and print the frame rates (0: run until closed)")
+	fs.IntVar(&o.steps, "steps", 0, "exit by itself after N steps and print the frame rates (0: run until closed)")
+	fs.IntVar(&o.steps, "frames", 0, "the old name of -steps")
 	fs.StringVar(&o.screenshot, "screenshot", "", "save the last frame as PNG to `file` before exiting")
 	fs.StringVar(&o.tracedir, "tracedir", os.TempDir(), "write traces (key T) into `dir`")
 	fs.DurationVar(&o.budget, "budget", 0, "freeze the timeline on the first step that takes longer, e.g. 16.6ms, after the first second, and write its trace into -tracedir (0: off)")
@@ -61,10 +62,10 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 			return fmt.Sprintf("-zoom must be in [%g, %g]", game.MinZoom, float64(game.MaxZoom))
 		case o.budget < 0:
 			return "-budget must not be negative"
-		case o.frames < 0:
-			return "-frames must not be negative"
-		case o.screenshot != "" && o.frames == 0:
-			return "-screenshot needs -frames: the screenshot is of the last frame"
+		case o.steps < 0:
+			return "-steps must not be negative"
+		case o.screenshot != "" && o.steps == 0:
+			return "-screenshot needs -steps: the screenshot is of the last frame"
 		}
 		return ""
 	})
@@ -72,7 +73,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 }
 
 // run is the command: it parses args, plays the game and writes the
-// frame rates (with -frames) to stdout. It returns the exit code: 0, 1 on
+// frame rates (with -steps) to stdout. It returns the exit code: 0, 1 on
 // a failure, 2 on wrong flags.
 func run(args []string, stdout, stderr io.Writer) int {
 	o, code, ok := parse(args, stderr)
@@ -84,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "demo:", err)
 		return 1
 	}
-	if o.frames > 0 {
+	if o.steps > 0 {
 		fmt.Fprintln(stdout, st)
 	}
 	return 0

@@ -18,10 +18,10 @@ import (
 	"github.com/weft-engine/weft/engine"
 )
 
-// stats are what a run measured, printed with -frames and checked by the
+// stats are what a run measured, printed with -steps and checked by the
 // tests.
 type stats struct {
-	Frames   int     // fixed steps run
+	Steps    int     // fixed steps run
 	Entities int     // alive at the end
 	Visible  int     // drawn in the last frame
 	Lanes    int     // timeline lanes the overlay drew last
@@ -34,12 +34,12 @@ type stats struct {
 }
 
 func (s stats) String() string {
-	return fmt.Sprintf("frames %d, entities %d, visible %d, lanes %d, tps %.1f (min %.1f), fps %.1f, wall %.1f s",
-		s.Frames, s.Entities, s.Visible, s.Lanes, s.TPS, s.MinTPS, s.FPS, s.Wall.Seconds())
+	return fmt.Sprintf("steps %d, entities %d, visible %d, lanes %d, tps %.1f (min %.1f), fps %.1f, wall %.1f s",
+		s.Steps, s.Entities, s.Visible, s.Lanes, s.TPS, s.MinTPS, s.FPS, s.Wall.Seconds())
 }
 
 // play opens the window and runs the game until it is closed, Esc is
-// pressed, or o.frames steps ran. Ebiten allows one RunGame a process.
+// pressed, or o.steps steps ran. Ebiten allows one RunGame a process.
 func play(o options, log io.Writer) (st stats, err error) {
 	cfg := o.Config
 	cfg.Seed = 1
@@ -197,7 +197,7 @@ func (w *window) Update() error {
 	if act.Trace {
 		w.tr.start(e)
 	}
-	if w.o.frames > 0 && w.st.Frames >= w.o.frames || !w.ctl.Runs(act) {
+	if w.o.steps > 0 && w.st.Steps >= w.o.steps || !w.ctl.Runs(act) {
 		return nil // done, waiting for Draw to finish the last frame; or paused
 	}
 	w.fr.mem.stepBegin()
@@ -218,7 +218,7 @@ const budgetWarmup = 60
 // the history, and with -budget the first step over it after the warm-up,
 // which the timeline freezes on and a trace of its own keeps.
 func (w *window) stepped(e *engine.Engine) {
-	w.st.Frames++
+	w.st.Steps++
 	w.tr.add(e)
 	w.ov.record(w.g, w.fr.last.frame, w.fr.mem.stepGC)
 	st := e.Timings().Last()
@@ -245,7 +245,7 @@ func (w *window) sampleRates() {
 }
 
 // Draw renders the snapshot, then the overlay; after the last frame of a
-// -frames run it saves the screen and lets Update end the game.
+// -steps run it saves the screen and lets Update end the game.
 func (w *window) Draw(screen *ebiten.Image) {
 	start := time.Now()
 	w.fr.begin(start)
@@ -265,7 +265,7 @@ func (w *window) Draw(screen *ebiten.Image) {
 	if w.ctl.Help {
 		w.ov.drawHelp(screen)
 	}
-	if w.o.frames > 0 && w.st.Frames >= w.o.frames && !w.shot {
+	if w.o.steps > 0 && w.st.Steps >= w.o.steps && !w.shot {
 		w.shot = true
 		if w.o.screenshot != "" {
 			if err := saveScreen(screen, w.o.screenshot); err != nil {

@@ -33,8 +33,8 @@ func runJSON(t *testing.T, args ...string) map[string]any {
 var hexHash = regexp.MustCompile(`^[0-9a-f]{16}$`)
 
 func TestJSON(t *testing.T) {
-	m := runJSON(t, "-frames", "12", "-entities", "800", "-workers", "1", "-batch", "128")
-	for _, k := range []string{"frames", "entities", "visible", "workers", "batch", "checks", "window", "step_ms", "work_ms", "span_ms",
+	m := runJSON(t, "-steps", "12", "-entities", "800", "-workers", "1", "-batch", "128")
+	for _, k := range []string{"steps", "entities", "visible", "workers", "batch", "checks", "window", "step_ms", "work_ms", "span_ms",
 		"parallelism", "last_step", "systems", "critical_path", "prediction", "allocs_per_step", "hash",
 		"dropped", "stages", "owner_schedule_ms", "owner_in_wait_ms", "owner_in_wait_idle_ms", "playback_ms", "merge_ms",
 		"jobs", "chunks", "steals", "busy_ms", "markers", "counters"} {
@@ -55,7 +55,7 @@ func TestJSON(t *testing.T) {
 	ct := m["counters"].([]any)
 	require.Len(t, ct, 1)
 	assert.Equal(t, "lifetime.respawned", ct[0].(map[string]any)["name"])
-	assert.Equal(t, 12.0, m["frames"])
+	assert.Equal(t, 12.0, m["steps"])
 	assert.Equal(t, 12.0, m["window"], "the distributions cover every frame")
 	assert.Positive(t, m["entities"])
 	assert.Equal(t, 1.0, m["workers"])
@@ -92,7 +92,7 @@ func TestJSON(t *testing.T) {
 // The final world is the same for the serial executor and two workers,
 // and for any batch size; the table's hash is the JSON's.
 func TestHashAcrossWorkers(t *testing.T) {
-	args := []string{"-frames", "20", "-entities", "1500"}
+	args := []string{"-steps", "20", "-entities", "1500"}
 	want := runJSON(t, append(args, "-workers", "0")...)["hash"]
 	assert.Equal(t, want, runJSON(t, append(args, "-workers", "2")...)["hash"])
 	assert.Equal(t, want, runJSON(t, append(args, "-workers", "2", "-batch", "64", "-checks")...)["hash"])
@@ -111,7 +111,7 @@ func TestHashAcrossWorkers(t *testing.T) {
 // start/finish pairs for the dependency edges.
 func TestTrace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "trace.json")
-	m := runJSON(t, "-frames", "5", "-entities", "1000", "-workers", "1", "-batch", "128", "-trace", path)
+	m := runJSON(t, "-steps", "5", "-entities", "1000", "-workers", "1", "-batch", "128", "-trace", path)
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)
 	var trace struct {
@@ -163,15 +163,15 @@ func TestTrace(t *testing.T) {
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{},
-		{"-frames", "0"},
-		{"-frames", "-3"},
-		{"-frames", "x"},
-		{"-frames", "5", "-entities", "-1"},
-		{"-frames", "5", "-workers", "-1"},
-		{"-frames", "5", "-workers", "16"}, // as the window: at most 15
-		{"-frames", "5", "-batch", "0"},
-		{"-frames", "5", "-nosuchflag"},
-		{"-frames", "5", "extra"},
+		{"-steps", "0"},
+		{"-steps", "-3"},
+		{"-steps", "x"},
+		{"-steps", "5", "-entities", "-1"},
+		{"-steps", "5", "-workers", "-1"},
+		{"-steps", "5", "-workers", "16"}, // as the window: at most 15
+		{"-steps", "5", "-batch", "0"},
+		{"-steps", "5", "-nosuchflag"},
+		{"-steps", "5", "extra"},
 	} {
 		var out, errOut bytes.Buffer
 		assert.Equal(t, 2, run(args, &out, &errOut), "%q", args)
@@ -185,18 +185,23 @@ func TestBadFlags(t *testing.T) {
 // growing). An allocation per chunk (7 chunks × 4 systems) or per entity
 // fails the bound.
 func TestSteadyAllocs(t *testing.T) {
-	m := runJSON(t, "-frames", "60", "-entities", "800", "-workers", "1", "-batch", "128")
+	m := runJSON(t, "-steps", "60", "-entities", "800", "-workers", "1", "-batch", "128")
 	assert.Less(t, m["allocs_per_step"], 12.0)
+}
+
+// -frames is the old name of -steps: a frame is the window's, not a step.
+func TestFramesAlias(t *testing.T) {
+	assert.Equal(t, 3.0, runJSON(t, "-frames", "3", "-entities", "100")["steps"])
 }
 
 func TestHelp(t *testing.T) {
 	var out, errOut bytes.Buffer
 	assert.Equal(t, 0, run([]string{"-h"}, &out, &errOut))
-	assert.Contains(t, errOut.String(), "-frames")
+	assert.Contains(t, errOut.String(), "-steps")
 }
 
 func TestTraceUnwritable(t *testing.T) {
 	var out, errOut bytes.Buffer
-	assert.Equal(t, 1, run([]string{"-frames", "1", "-entities", "50", "-trace", filepath.Join(t.TempDir(), "no", "dir.json")}, &out, &errOut))
+	assert.Equal(t, 1, run([]string{"-steps", "1", "-entities", "50", "-trace", filepath.Join(t.TempDir(), "no", "dir.json")}, &out, &errOut))
 	assert.Contains(t, errOut.String(), "headless:")
 }

@@ -9,7 +9,7 @@ import (
 
 // report is the -json output.
 type report struct {
-	Frames      int          `json:"frames"`
+	Steps       int          `json:"steps"`    // fixed steps run
 	Entities    int          `json:"entities"` // alive at the end
 	Visible     int          `json:"visible"`
 	Workers     int          `json:"workers"`
@@ -123,7 +123,7 @@ func ms(d interface{ Nanoseconds() int64 }) float64 { return float64(d.Nanosecon
 func newReport(o options, g *game.Game, allocs float64) *report {
 	e := g.Engine()
 	s, last := e.Timings().Summary(), e.Timings().Last()
-	r := &report{Frames: o.frames, Entities: g.Len(), Visible: g.Visible(), Workers: e.Workers(), Batch: e.Batch(), Checks: e.Checks(),
+	r := &report{Steps: o.steps, Entities: g.Len(), Visible: g.Visible(), Workers: e.Workers(), Batch: e.Batch(), Checks: e.Checks(),
 		Window: s.Steps, Dropped: e.Timings().Dropped, Step: toStat(s.Total), Schedule: toStat(s.Schedule), InWait: toStat(s.Wait),
 		WaitIdle: toStat(s.WaitIdle), Playback: toStat(s.Playback), Merge: toStat(s.Merge),
 		Work: toStat(s.Work), Span: toStat(s.Span), Parallelism: toStat(s.Parallelism),
