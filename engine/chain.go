@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 
+	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -12,7 +13,8 @@ import (
 // chained, so that a huge pass cannot fill the pool's arena.
 const maxChainChunks = 1024
 
-// startPass schedules pass p as jobs after deps: chunk by chunk after the
+// startPass schedules pass p as jobs after deps: as one job if it runs in
+// order (ChunksInOrder); chunk by chunk after the
 // pass it chains onto where that pass ran grouped this step and both
 // queries cut the same chunks; one job per chunk where a later pass may
 // chain onto it; as a ParallelFor otherwise. grouped reports one job per
@@ -20,6 +22,11 @@ const maxChainChunks = 1024
 func (e *Engine) startPass(p *Pass, job jobs.Job, n, batch int, deps []jobs.Handle) (h jobs.Handle, grouped bool, err error) {
 	en := p.sys
 	switch src := p.chain; {
+	case p.inOrder:
+		// One job over every chunk: n items in one range, which the pool
+		// cannot split.
+		h, err = e.run.tr.ParallelForAfter(job, en.decl.Access(), min(n, 1), 1, deps...)
+		return h, false, err
 	case src != nil && !en.started && n <= maxChainChunks && src.sys.lastPass == src && src.sys.lastGrouped && p.q.glue.Aligned(src.q.glue):
 		// Chunk k after the source's chunk k, and after the other
 		// predecessors whole.
@@ -45,12 +52,13 @@ func (e *Engine) startPass(p *Pass, job jobs.Job, n, batch int, deps []jobs.Hand
 // over a query, where A and B conflict, and only on components that both
 // queries have as columns, so that chunk k of either touches only chunk
 // k's rows. Order is about data (ARCHITECTURE (h)), so an explicit After
-// is met row by row too. Whether the two queries cut the same chunks is
-// checked each step.
+// is met row by row too. A component either reaches through a lookup is
+// reached in any row, so it never chains; nor does a pass that runs in
+// order. Whether the two queries cut the same chunks is checked each step.
 func (e *Engine) chains() {
-	var ca, cb, keys []safety.Key
+	var ca, cb, keys, look []safety.Key
 	for _, b := range e.sched.par {
-		if len(b.passes) == 0 || b.passes[0].q == nil {
+		if len(b.passes) == 0 || b.passes[0].q == nil || b.passes[0].inOrder {
 			continue
 		}
 		first := b.passes[0]
@@ -61,14 +69,15 @@ func (e *Engine) chains() {
 				continue
 			}
 			last := a.passes[len(a.passes)-1]
-			if last.q == nil {
+			if last.q == nil || last.inOrder {
 				continue
 			}
 			ca = last.q.glue.Columns(ca[:0])
+			look = b.decl.Glue(glue.Seal{}).Lookups(a.decl.Glue(glue.Seal{}).Lookups(look[:0]))
 			keys = a.decl.Access().Conflicts(b.decl.Access(), keys[:0])
 			rowWise := len(keys) > 0
 			for _, k := range keys {
-				rowWise = rowWise && slices.Contains(ca, k) && slices.Contains(cb, k)
+				rowWise = rowWise && slices.Contains(ca, k) && slices.Contains(cb, k) && !slices.Contains(look, k)
 			}
 			if rowWise {
 				first.chain, last.group = last, true
