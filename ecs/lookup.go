@@ -40,14 +40,13 @@ func ReadLookup[T any](d *Decl) LookupReader[T] {
 // stale (its slot reused), the zero Entity, or has no T. Called by any job
 // of the system, or by the owner outside a frame. e must be an entity of
 // this world.
-func (l LookupReader[T]) Get(e ark.Entity) (T, bool) {
+func (l LookupReader[T]) Get(e ark.Entity) (v T, ok bool) {
 	if l.w.Alive(e) {
 		if p := l.m.GetUnchecked(e); p != nil {
-			return *p, true
+			v, ok = *p, true
 		}
 	}
-	var zero T
-	return zero, false
+	return v, ok
 }
 
 // Has reports whether e is alive and has T. Called as Get.
