@@ -1,8 +1,10 @@
 package seek_test
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
+	"time"
 
 	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/require"
@@ -91,7 +93,7 @@ func (g *gathered) Schedule(f *engine.Frame) error {
 // The workaround computes what the lookup does.
 func TestGatheredMatchesLookup(t *testing.T) {
 	run := func(s engine.System) []systems.Position {
-		w, _ := scene(t, 500)
+		w, _ := scene(t, 500, 500)
 		e, err := engine.New(w, engine.Config{Workers: 2, Batch: 64})
 		require.NoError(t, err)
 		defer e.Close()
@@ -106,32 +108,48 @@ func TestGatheredMatchesLookup(t *testing.T) {
 	require.Equal(t, run(seek.New()), run(&gathered{}))
 }
 
-// BenchmarkSeek steps Seek alone over 100,000 entities (50,000 seekers,
-// 50,000 targets), with a lookup and with the gather/index/steer
-// workaround. Run with GOMAXPROCS=2 and compare within one run
-// (docs/PERFORMANCE.md).
+// BenchmarkSeek steps Seek alone over 100,000 entities, with a lookup and
+// with the gather/index/steer workaround, in two engines: 10,000 seekers
+// among 90,000 possible targets (seekers10), and 50,000 among 50,000
+// (seekers50). Each op steps both, timing each, so that
+// both see the same machine load; it reports ms/step of each and their
+// ratio: on the serial executor (W0) and on GOMAXPROCS-1 workers.
+// Run with GOMAXPROCS=2 (docs/PERFORMANCE.md).
 func BenchmarkSeek(b *testing.B) {
-	for _, c := range []struct {
-		name string
-		sys  func() engine.System
-	}{
-		{"lookup", func() engine.System { return seek.New() }},
-		{"gather", func() engine.System { return &gathered{} }},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			w, _ := scene(b, 50_000)
-			e, err := engine.New(w, engine.Config{Workers: runtime.GOMAXPROCS(0) - 1, Batch: 1024})
-			require.NoError(b, err)
-			defer e.Close()
-			require.NoError(b, e.Add(engine.PreUpdate, c.sys()))
-			require.NoError(b, e.Build())
-			require.NoError(b, e.Tick())
-			runtime.GC()
-			for b.Loop() {
-				if err := e.Tick(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	for _, seekers := range []int{10_000, 50_000} {
+		for _, workers := range []int{0, runtime.GOMAXPROCS(0) - 1} {
+			b.Run(fmt.Sprintf("seekers%d/W%d", seekers/1000, workers), func(b *testing.B) { benchSeek(b, 100_000-seekers, seekers, workers) })
+		}
 	}
+}
+
+func benchSeek(b *testing.B, targets, seekers, workers int) {
+	mk := func(s engine.System) *engine.Engine {
+		w, _ := scene(b, targets, seekers)
+		e, err := engine.New(w, engine.Config{Workers: workers, Batch: 1024})
+		require.NoError(b, err)
+		b.Cleanup(func() { e.Close() })
+		require.NoError(b, e.Add(engine.PreUpdate, s))
+		require.NoError(b, e.Build())
+		require.NoError(b, e.Tick())
+		return e
+	}
+	look, gath := mk(seek.New()), mk(&gathered{})
+	var tLook, tGath time.Duration
+	runtime.GC()
+	for b.Loop() {
+		t0 := time.Now()
+		if err := look.Tick(); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if err := gath.Tick(); err != nil {
+			b.Fatal(err)
+		}
+		tLook, tGath = tLook+t1.Sub(t0), tGath+time.Since(t1)
+	}
+	n := float64(b.N) * 1e6
+	b.ReportMetric(float64(tLook.Nanoseconds())/n, "lookup-ms/step")
+	b.ReportMetric(float64(tGath.Nanoseconds())/n, "gather-ms/step")
+	b.ReportMetric(float64(tGath)/float64(tLook), "gather/lookup")
 }

@@ -43,9 +43,9 @@ func move(p systems.Position, v systems.Velocity, dt float64) systems.Position {
 	return systems.Position{X: p.X + v.X*dt, Y: p.Y + v.Y*dt}
 }
 
-// scene is n targets over two archetypes (moving, static) and n seekers
-// chasing targets, other seekers, a dead entity, or nothing.
-func scene(t testing.TB, n int) (*ecs.World, []ark.Entity) {
+// scene is n targets over two archetypes (moving, static) and m seekers
+// chasing targets, a dead entity, or nothing.
+func scene(t testing.TB, n, m int) (*ecs.World, []ark.Entity) {
 	w := ecs.NewWorld(ecs.Options{})
 	pc, vc, sc := ecs.NewComponent[systems.Position](w), ecs.NewComponent[systems.Velocity](w), ecs.NewComponent[seek.Seeker](w)
 	b := w.NewCommands()
@@ -68,7 +68,7 @@ func scene(t testing.TB, n int) (*ecs.World, []ark.Entity) {
 	_, err = w.Apply(b)
 	require.NoError(t, err)
 	ents = ents[:len(ents)-1]
-	for i := range n {
+	for i := range m {
 		e := b.Spawn()
 		pc.Add(b, e, systems.Position{X: float64(i%61) * 4, Y: float64(i%53) * 6})
 		vc.Add(b, e, systems.Velocity{})
@@ -121,7 +121,7 @@ func dump(w *ecs.World) []systems.Position {
 // serial model's, bit for bit; a dead or missing target changes nothing.
 func TestSeekMatchesSerialModel(t *testing.T) {
 	const steps = 4
-	ref, _ := scene(t, 500)
+	ref, _ := scene(t, 500, 500)
 	for range steps {
 		model(ref, (time.Second / 60).Seconds()) // the engine's default step
 	}
@@ -129,7 +129,7 @@ func TestSeekMatchesSerialModel(t *testing.T) {
 	for _, workers := range []int{0, 1, 2, 4, 8} {
 		for _, batch := range []int{1, 7, 64, 1024} {
 			t.Run(fmt.Sprintf("W%d/batch%d", workers, batch), func(t *testing.T) {
-				w, _ := scene(t, 500)
+				w, _ := scene(t, 500, 500)
 				e, err := engine.New(w, engine.Config{Workers: workers, Batch: batch})
 				require.NoError(t, err)
 				defer e.Close()
