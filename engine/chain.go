@@ -5,7 +5,6 @@ import (
 
 	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
-	"github.com/weft-engine/weft/safety"
 )
 
 // maxChainChunks bounds the chunks of a pass that runs as one job per
@@ -52,39 +51,42 @@ func (e *Engine) startPass(p *Pass, job jobs.Job, n, batch int, deps []jobs.Hand
 // over a query, where A and B conflict, and only on components that both
 // queries have as columns, so that chunk k of either touches only chunk
 // k's rows. Order is about data (ARCHITECTURE (h)), so an explicit After
-// is met row by row too. A component either reaches through a lookup is
-// reached in any row, so it never chains; nor does a pass that runs in
+// is met row by row too. A component that either reaches through a lookup
+// is reached in any row, so it never chains; nor does a pass that runs in
 // order. Whether the two queries cut the same chunks is checked each step.
 func (e *Engine) chains() {
-	var ca, cb, keys, look []safety.Key
 	for _, b := range e.sched.par {
 		if len(b.passes) == 0 || b.passes[0].q == nil || b.passes[0].inOrder {
 			continue
 		}
 		first := b.passes[0]
-		cb = first.q.glue.Columns(cb[:0])
 		for _, pi := range b.preds {
 			a := e.sched.par[pi]
 			if a.seg != b.seg || len(a.passes) == 0 || e.waitsAnyway(b, a) {
 				continue
 			}
 			last := a.passes[len(a.passes)-1]
-			if last.q == nil || last.inOrder {
-				continue
-			}
-			ca = last.q.glue.Columns(ca[:0])
-			look = b.decl.Glue(glue.Seal{}).Lookups(a.decl.Glue(glue.Seal{}).Lookups(look[:0]))
-			keys = a.decl.Access().Conflicts(b.decl.Access(), keys[:0])
-			rowWise := len(keys) > 0
-			for _, k := range keys {
-				rowWise = rowWise && slices.Contains(ca, k) && slices.Contains(cb, k) && !slices.Contains(look, k)
-			}
-			if rowWise {
+			if last.q != nil && !last.inOrder && rowWise(last, first) {
 				first.chain, last.group = last, true
 				break
 			}
 		}
 	}
+}
+
+// rowWise reports whether the systems of passes a and b conflict, and only
+// on components that both passes' queries have as columns and neither
+// system reaches through a lookup. Executed only by the owner, in Build.
+func rowWise(a, b *Pass) bool {
+	ca, cb := a.q.glue.Columns(nil), b.q.glue.Columns(nil)
+	look := b.sys.decl.Glue(glue.Seal{}).Lookups(a.sys.decl.Glue(glue.Seal{}).Lookups(nil))
+	keys := a.sys.decl.Access().Conflicts(b.sys.decl.Access(), nil)
+	for _, k := range keys {
+		if !slices.Contains(ca, k) || !slices.Contains(cb, k) || slices.Contains(look, k) {
+			return false
+		}
+	}
+	return len(keys) > 0
 }
 
 // waitsAnyway reports whether another predecessor of b comes after all of
