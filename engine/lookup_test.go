@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -256,4 +257,49 @@ func touchOf[T any](d *ecs.Decl, mode int) func(c *ecs.Chunk) {
 		}
 	}
 	return func(*ecs.Chunk) {}
+}
+
+// A write lookup in a pass that runs in order writes any entity; the
+// writes land in row order, so the world is the same, bit for bit, for
+// every worker count and batch, though the update does not commute.
+func TestWriteLookupInOrderMatchesSerial(t *testing.T) {
+	run := func(workers, batch int) []float64 {
+		w := world(t, 300)
+		var all []ark.Entity
+		for q := ark.NewFilter1[pos](w.Ark()).Query(); q.Next(); {
+			all = append(all, q.Entity())
+		}
+		e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
+		var pass *engine.Pass
+		require.NoError(t, e.Add(engine.Update, &toy{name: "push",
+			build: func(b *engine.Builder) error {
+				d := b.Decl()
+				look := ecs.WriteLookup[pos](d)
+				q := ecs.NewQuery1(d, ecs.Read[vel](d))
+				pass = b.ChunksInOrder("push", q, func(c *ecs.Chunk) {
+					for _, en := range c.Entities() {
+						if p, ok := look.Get(c, all[int(en.ID()*7)%len(all)]); ok {
+							p.X = p.X*0.5 + float64(en.ID())
+						}
+					}
+				})
+				return nil
+			},
+			sched: func(f *engine.Frame) error { return f.Run(pass) }}))
+		require.NoError(t, e.Build())
+		for range 3 {
+			require.NoError(t, e.Tick())
+		}
+		var out []float64
+		for q := ark.NewFilter1[pos](w.Ark()).Query(); q.Next(); {
+			out = append(out, q.Get().X)
+		}
+		return out
+	}
+	want := run(0, 1)
+	for _, workers := range []int{0, 1, 2, 4, 8} {
+		for _, batch := range []int{1, 7, 64, 1024} {
+			assert.Equal(t, want, run(workers, batch), "W%d batch %d", workers, batch)
+		}
+	}
 }
