@@ -24,6 +24,9 @@ type Decl struct {
 	nq     int         // queries built on it
 	bufs   []*Commands // system-level buffers, by job
 	res    []resource  // the resources it declared, checked by Err
+
+	emits, reads []safety.Key // event streams it emits and reads
+	emitters     []emitter    // its emissions, sized by its queries
 }
 
 // resource is a declared resource: its type and whether the world has it.
@@ -57,6 +60,9 @@ type declGlue struct{ d *Decl }
 // SetOrder sets the system's rank in command playback: buffers of lower
 // ranks are played first. The engine sets it to the built system order.
 func (g declGlue) SetOrder(order int) { g.d.order = order }
+
+// Events are the keys of the event streams the system emits and reads.
+func (g declGlue) Events() (emits, reads []safety.Key) { return g.d.emits, g.d.reads }
 
 // Access is the union of the declarations, for safety.Tracker.
 func (d *Decl) Access() *safety.Access { return &d.access }

@@ -51,6 +51,9 @@ type tableView struct {
 func (q *queryBase) init(d *Decl, cols ...token) {
 	q.w, q.d, q.seq = d.w, d, d.nq
 	d.nq++
+	for _, e := range d.emitters {
+		e.queries(d.nq)
+	}
 	if d.w.inFrame {
 		d.fail(d.w.lockedErr("building a query of system " + d.name))
 	}
@@ -82,6 +85,9 @@ func (q *queryBase) prepare(batch int) (int, error) {
 	q.fill()
 	for len(q.bufs) < len(q.chunks) {
 		q.bufs = append(q.bufs, q.w.newCommands(q.d, q.seq, len(q.bufs)))
+	}
+	for _, e := range q.d.emitters {
+		e.grow(q.seq, len(q.chunks))
 	}
 	return len(q.chunks), nil
 }

@@ -46,6 +46,10 @@ type World struct {
 	mu   sync.Mutex // guards errs: jobs report into it
 	errs []error
 
+	streams     map[reflect.Type]any // event streams, *stream[T] by T
+	streamOrder []eventStream        // the same, in creation order
+	steps       uint64               // steps started (StartStep)
+
 	active  []*Commands // EndFrame scratch
 	spawned []ark.Entity
 	ids     []ark.ID
@@ -65,6 +69,8 @@ func NewWorld(opts Options) *World {
 		seed:   maphash.MakeSeed(),
 		comps:  map[reflect.Type]compInfo{},
 		res:    map[reflect.Type]safety.Key{},
+
+		streams: map[reflect.Type]any{},
 	}
 	w.unsafe = w.ark.Unsafe()
 	w.all = ark.NewFilter0(w.ark)

@@ -30,4 +30,14 @@ type Decl interface {
 	// SetOrder sets the system's rank in command playback: buffers of
 	// lower ranks play first. The engine sets its built order.
 	SetOrder(order int)
+	// Events are the keys of the event streams the system emits and
+	// reads, for ordering readers after writers.
+	Events() (emits, reads []safety.Key)
+}
+
+// World is the inside of an ecs world. Executed only by the owner.
+type World interface {
+	// StartStep starts a step, between steps with no job in flight: the
+	// event streams move the current step's events to the previous part.
+	StartStep()
 }
