@@ -153,6 +153,8 @@ func (r Reader[T]) Column(c *Chunk) []T {
 
 // Column is the chunk's rows of T. Its capacity ends at the chunk's end,
 // so appending cannot reach other rows. Executed only by the job that owns c.
+// A watched component (Changed, Added) is marked written in the chunk's
+// blocks.
 func (w Writer[T]) Column(c *Chunk) []T {
 	return unsafe.Slice((*T)(c.column(&w.t)), c.end-c.start)
 }

@@ -15,8 +15,10 @@ const maxCols = 4
 // Filter narrows a query to entities with or without a component, which
 // gets no column and needs no declaration.
 type Filter struct {
-	comp ark.Comp
-	with bool
+	comp  ark.Comp
+	with  bool
+	watch uint8 // Changed, Added (changed.go)
+	tok   token // their token
 }
 
 // With keeps the entities that have T.
@@ -39,11 +41,15 @@ type queryBase struct {
 	chunks []Chunk
 	bufs   []*Commands // by chunk index
 	batch  int
+
+	watches    []watch // change filters (changed.go)
+	tick, last uint64  // this Prepare's tick, the last one's
 }
 
 type tableView struct {
 	ents []ark.Entity
 	cols [maxCols]unsafe.Pointer
+	vers [maxCols]*colVers // of watched written columns, to mark
 }
 
 // init checks the column tokens, which must be d's own: a query can only
@@ -82,7 +88,10 @@ func (q *queryBase) prepare(batch int) (int, error) {
 	q.frame = q.w.frame
 	q.w.queries = append(q.w.queries, q)
 	q.tables, q.chunks, q.batch = q.tables[:0], q.chunks[:0], batch
+	q.w.ticks++
+	q.tick = q.w.ticks
 	q.fill()
+	q.last = q.tick
 	for len(q.bufs) < len(q.chunks) {
 		q.bufs = append(q.bufs, q.w.newCommands(q.d, q.seq, len(q.bufs)))
 	}
@@ -143,10 +152,15 @@ func (q *queryBase) ChunkLen(i int) int {
 
 // addTable is called by fill for each non-empty table.
 func (q *queryBase) addTable(ents []ark.Entity, cols [maxCols]unsafe.Pointer) {
-	t := len(q.tables)
-	q.tables = append(q.tables, tableView{ents: ents, cols: cols})
-	for lo := 0; lo < len(ents); lo += q.batch {
-		q.chunks = append(q.chunks, Chunk{q: q, index: len(q.chunks), table: t, start: lo, end: min(lo+q.batch, len(ents))})
+	tv := q.versions(ents)
+	q.tables = append(q.tables, tableView{ents: ents, cols: cols, vers: q.markers(tv)})
+	q.cut(len(q.tables)-1, tv, len(ents))
+}
+
+// addChunks cuts rows [lo, hi) of table t into chunks of at most batch rows.
+func (q *queryBase) addChunks(t, lo, hi int) {
+	for ; lo < hi; lo += q.batch {
+		q.chunks = append(q.chunks, Chunk{q: q, index: len(q.chunks), table: t, start: lo, end: min(lo+q.batch, hi)})
 	}
 }
 

@@ -50,6 +50,11 @@ type World struct {
 	streamOrder []eventStream        // the same, in creation order
 	steps       uint64               // steps started (StartStep)
 
+	tables  map[tableKey]*tableVers // change versions (changed.go)
+	watched [256]bool               // components that change filters watch, by ID index
+	moves   uint64                  // structural changes seen by the observers
+	ticks   uint64                  // change ticks: one per Prepare and per commands' mark
+
 	active  []*Commands // EndFrame scratch
 	spawned []ark.Entity
 	ids     []ark.ID
@@ -71,8 +76,10 @@ func NewWorld(opts Options) *World {
 		res:    map[reflect.Type]safety.Key{},
 
 		streams: map[reflect.Type]any{},
+		tables:  map[tableKey]*tableVers{},
 	}
 	w.unsafe = w.ark.Unsafe()
+	w.observeMoves()
 	w.all = ark.NewFilter0(w.ark)
 	return w
 }

@@ -22,6 +22,10 @@ type Query interface {
 	// into the same chunks: chunk by chunk, the same rows of the same
 	// tables. other may be any Query; one of another kind is not aligned.
 	Aligned(other Query) bool
+	// Watches reports whether the query has change filters (Changed,
+	// Added): its Prepare reads change versions, so the writers before
+	// it must have finished.
+	Watches() bool
 }
 
 // Decl is the inside of an ecs system declaration. Executed only by the
