@@ -215,25 +215,37 @@ func (q *queryBase) cut(t int, tv *tableVers, rows int) {
 		q.addChunks(t, 0, rows)
 		return
 	}
-	for lo := 0; lo < rows; {
-		hi := lo
-		for hi < rows && q.keeps(tv, hi>>blockShift) {
-			hi += blockRows
-		}
-		q.addChunks(t, lo, min(hi, rows))
-		lo = hi + blockRows
-	}
-}
-
-// keeps reports whether block b passes every change filter of q.
-func (q *queryBase) keeps(tv *tableVers, b int) bool {
 	for _, wt := range q.watches {
 		c := tv.col(wt.id)
 		vs, all := c.changed, c.allChanged
 		if wt.added {
 			vs, all = c.added, c.allAdded
 		}
-		if all <= q.last && atomic.LoadUint64(&vs[b]) <= q.last {
+		if all > q.last {
+			vs = nil // every block passes
+		}
+		q.scratch = append(q.scratch, vs)
+	}
+	for b, n := 0, blocks(rows); b < n; {
+		for b < n && !q.keeps(b) {
+			b++
+		}
+		lo := b
+		for b < n && q.keeps(b) {
+			b++
+		}
+		q.addChunks(t, lo<<blockShift, min(b<<blockShift, rows))
+	}
+	clear(q.scratch)
+	q.scratch = q.scratch[:0]
+}
+
+// keeps reports whether block b passes every change filter of q, whose
+// versions for the table are in q.scratch (nil: every block passes). It
+// reads them plainly: the jobs that write them have finished (cut).
+func (q *queryBase) keeps(b int) bool {
+	for _, vs := range q.scratch {
+		if vs != nil && vs[b] <= q.last {
 			return false
 		}
 	}

@@ -42,8 +42,9 @@ type queryBase struct {
 	bufs   []*Commands // by chunk index
 	batch  int
 
-	watches    []watch // change filters (changed.go)
-	tick, last uint64  // this Prepare's tick, the last one's
+	watches    []watch    // change filters (changed.go)
+	tick, last uint64     // this Prepare's tick, the last one's
+	scratch    [][]uint64 // the filters' versions of the table being cut
 }
 
 type tableView struct {
