@@ -68,26 +68,13 @@ func benchChanged(b *testing.B, filter bool, written int) {
 		}
 	})}
 	frame := func(q interface{ Prepare(int) (int, error) }, d *Decl, job jobs.Job) {
-		if err := w.BeginFrame(); err != nil {
-			b.Fatal(err)
-		}
-		n, err := q.Prepare(changedBatch)
-		if err != nil {
-			b.Fatal(err)
-		}
-		h, err := tr.ParallelFor(job, d.Access(), n, 1)
-		if err == nil {
-			err = pool.Wait(h)
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := w.EndFrame(); err != nil {
-			b.Fatal(err)
-		}
-		if err := pool.Reset(); err != nil {
-			b.Fatal(err)
-		}
+		benchFrame(b, w, pool, func() (jobs.Handle, error) {
+			n, err := q.Prepare(changedBatch)
+			if err != nil {
+				return jobs.Handle{}, err
+			}
+			return tr.ParallelFor(job, d.Access(), n, 1)
+		})
 		tr.Reset()
 	}
 	frame(rq, rd, rjob) // the first pass sees every row
@@ -143,25 +130,15 @@ func BenchmarkEvents(b *testing.B) {
 	g := w.Glue(glue.Seal{})
 	step := func() {
 		g.StartStep()
-		if err := w.BeginFrame(); err != nil {
-			b.Fatal(err)
-		}
-		n, _ := wq.Prepare(changedBatch)
-		h1, _ := pool.ParallelFor(wjob, n, 1)
-		n, _ = rq.Prepare(changedBatch)
-		h2, err := pool.ParallelFor(rjob, n, 1, h1)
-		if err == nil {
-			err = pool.Wait(h2)
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := w.EndFrame(); err != nil {
-			b.Fatal(err)
-		}
-		if err := pool.Reset(); err != nil {
-			b.Fatal(err)
-		}
+		benchFrame(b, w, pool, func() (jobs.Handle, error) {
+			n, _ := wq.Prepare(changedBatch)
+			h, err := pool.ParallelFor(wjob, n, 1)
+			if err != nil {
+				return h, err
+			}
+			n, _ = rq.Prepare(changedBatch)
+			return pool.ParallelFor(rjob, n, 1, h)
+		})
 	}
 	step()
 	step()
@@ -171,4 +148,25 @@ func BenchmarkEvents(b *testing.B) {
 		step()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows*per), "ns/event")
+}
+
+// benchFrame runs one frame of w: schedule (which returns the handle to
+// wait for), wait, end the frame, reset the pool.
+func benchFrame(b *testing.B, w *World, pool *jobs.Pool, schedule func() (jobs.Handle, error)) {
+	if err := w.BeginFrame(); err != nil {
+		b.Fatal(err)
+	}
+	h, err := schedule()
+	if err == nil {
+		err = pool.Wait(h)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := w.EndFrame(); err != nil {
+		b.Fatal(err)
+	}
+	if err := pool.Reset(); err != nil {
+		b.Fatal(err)
+	}
 }
