@@ -175,8 +175,9 @@ func (o *overlay) texts(w *window, fps, tps float64) {
 	if e.Checks() {
 		safety = "on"
 	}
-	o.top = fmt.Sprintf("FPS %4.1f  TPS %4.1f  frame ms p50 %.2f p95 %.2f p99 %.2f  entities %d  visible %d  jobs/frame %.0f  workers %d  %s  safety %s  batch %d",
-		fps, tps, sum.Total.P50, sum.Total.P95, sum.Total.P99, w.g.Len(), w.g.Visible(), sum.Jobs.P50, e.Workers(), mode, safety, e.Batch())
+	_, landings := w.g.Landings()
+	o.top = fmt.Sprintf("FPS %4.1f  TPS %4.1f  frame ms p50 %.2f p95 %.2f p99 %.2f  entities %d  visible %d  landings %d  jobs/frame %.0f  workers %d  %s  safety %s  batch %d",
+		fps, tps, sum.Total.P50, sum.Total.P95, sum.Total.P99, w.g.Len(), w.g.Visible(), landings, sum.Jobs.P50, e.Workers(), mode, safety, e.Batch())
 	o.graphHead = fmt.Sprintf("last %d steps: bars step ms, line frame ms; red %.1f", graphLen, budgetMS)
 	o.sys = o.sys[:0]
 	for i := range sum.Systems {

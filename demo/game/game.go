@@ -69,6 +69,7 @@ type Game struct {
 	eng     *engine.Engine
 	phys    *physics.System
 	cull    *cull.System
+	sparks  *sparks
 	comps   *comps
 	pending *ecs.Commands // bursts, applied before the next step
 	rng     *rand.Rand    // the owner's, for bursts
@@ -141,8 +142,9 @@ func newLife(r *rand.Rand, respawn bool) Life {
 const Gravity = 60
 
 // New builds the world: cfg.Entities bodies spread over a world larger
-// than the screen, physics (with gravity), anim, lifetime and cull wired
-// into an engine, the camera on the world's centre.
+// than the screen, physics (with gravity), anim, lifetime, landing sparks
+// (an event from landing to sparks) and cull wired into an engine, the
+// camera on the world's centre.
 func New(cfg Config) (*Game, error) {
 	if cfg.Entities < 0 || cfg.Batch < 0 || cfg.Window < 0 || cfg.Workers < 0 && cfg.Workers != engine.DefaultWorkers {
 		return nil, fmt.Errorf("game: Config %+v: Entities, Batch and Window must be >= 0, Workers >= 0 or engine.DefaultWorkers", cfg)
@@ -177,11 +179,13 @@ func New(cfg Config) (*Game, error) {
 	*eng.Camera() = engine.Camera{X: width / 2, Y: height / 2, W: ScreenW, H: ScreenH, Zoom: 1}
 	g := &Game{cfg: cfg, w: w, eng: eng, comps: c, pending: w.NewCommands(), rng: rand.New(rand.NewPCG(cfg.Seed, 1)),
 		phys: physics.New(physics.Config{Gravity: Gravity, Damping: 0.05, CellSize: 7, MaxX: width, MaxY: height}),
-		cull: cull.New(), all: ark.NewFilter2[systems.Position, systems.Velocity](w.Ark()), Width: width, Height: height}
+		cull: cull.New(), sparks: newSparks(w, c), all: ark.NewFilter2[systems.Position, systems.Velocity](w.Ark()), Width: width, Height: height}
 	err = errors.Join(
 		eng.Add(engine.PreUpdate, &lifetime{c: c}),
 		eng.Add(engine.Update, g.phys),
 		eng.Add(engine.Update, anim.New(), engine.After("physics")),
+		eng.Add(engine.Update, &landing{floor: height}, engine.After("physics"), engine.Before("anim")),
+		eng.Add(engine.Update, g.sparks),
 		eng.Add(engine.PreRender, g.cull))
 	if err == nil {
 		err = eng.Build()
@@ -257,6 +261,18 @@ func (g *Game) Config() Config { return g.cfg }
 
 // Visible is the number of sprites the last step's cull kept.
 func (g *Game) Visible() int { return g.cull.Visible }
+
+// Landings are the Landed events of the last step and since the start:
+// each made sparks.
+func (g *Game) Landings() (last, total int) { return g.sparks.Last, g.sparks.Total }
+
+// Sparks is the number of sparks alive (they count in Len).
+func (g *Game) Sparks() int {
+	q := g.sparks.alive.Query()
+	n := q.Count()
+	q.Close()
+	return n
+}
 
 // Contacts is the number of touching pairs of the last step, counted from both sides.
 func (g *Game) Contacts() int { return g.phys.Contacts }
