@@ -14,6 +14,13 @@
 // plays the buffers back ordered by (system order, query, chunk, sequence),
 // so the result never depends on timing.
 //
+// Systems also talk through events ([Emit], [ReadEvents]: per-chunk
+// buffers, read as one slice by the readers; package engine orders readers
+// after emitters and starts each step's streams), and a query can keep only
+// the rows where a component changed ([Changed], [Added]: versions per
+// block of 64 rows of a table, marked by [Writer.Column], commands and
+// structural moves).
+//
 // Jobs never touch Ark: the owner takes every table's column slices while
 // preparing chunks, and the guard query keeps them valid until EndFrame.
 // So filters are queried only on the owner (Ark's first query of a filter

@@ -12,8 +12,9 @@ import (
 // maxCols is the highest query arity.
 const maxCols = 4
 
-// Filter narrows a query to entities with or without a component, which
-// gets no column and needs no declaration.
+// Filter narrows a query: With and Without to entities with or without a
+// component, which gets no column and needs no declaration; Changed and
+// Added (changed.go) to the rows where a declared component changed.
 type Filter struct {
 	comp  ark.Comp
 	with  bool

@@ -99,10 +99,13 @@ func (f *Frame) start(p *Pass, n, batch int) error {
 // Schedule, before Prepare.
 func (f *Frame) settle() {
 	e, en := f.e, f.cur
+	if en == nil {
+		return // not in a Schedule: no job of this segment is in flight
+	}
 	for _, h := range e.scratch.deps {
 		_ = e.run.pool.Wait(h)
 	}
-	if en != nil && en.started {
+	if en.started {
 		_ = e.run.pool.Wait(en.last)
 	}
 }
