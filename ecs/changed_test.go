@@ -171,3 +171,20 @@ func sorted(es []ark.Entity) []ark.Entity {
 	slices.SortFunc(es, func(a, b ark.Entity) int { return int(a.ID()) - int(b.ID()) })
 	return es
 }
+
+// A change filter takes the system's own token; another's is refused, as
+// a declaration during a frame is.
+func TestChangedMisuse(t *testing.T) {
+	w := NewWorld(Options{})
+	a, b := w.System("a"), w.System("b")
+	p := Read[pos](a)
+	NewQuery1(b, Read[pos](b), Changed(p))
+	require.ErrorIs(t, b.Err(), ErrUndeclared)
+	assert.Contains(t, b.Err().Error(), `a change filter of a query of system "b" was given a token of system "a"`)
+	require.NoError(t, w.BeginFrame())
+	Emit[pos](a)
+	ReadEvents[vel](a)
+	_, err := w.EndFrame()
+	require.NoError(t, err)
+	require.ErrorIs(t, a.Err(), ErrLocked)
+}
