@@ -1,6 +1,6 @@
 package engine_test
 
-// The code of sections 7 and 8 of docs/writing-a-system.md (events,
+// The code of sections 8 and 9 of docs/writing-a-system.md (events,
 // change filters), verbatim: TestGuide checks it.
 
 import (
