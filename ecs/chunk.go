@@ -64,6 +64,9 @@ func (c *Chunk) column(t *token) unsafe.Pointer {
 				c.misuse(t, CodeUndeclared)
 			}
 		}
+		if v := q.tables[c.table].vers[i]; v != nil && t.mode == safety.Write {
+			v.mark(c.start, c.end, q.tick)
+		}
 		return unsafe.Add(q.tables[c.table].cols[i], uintptr(c.start)*col.size)
 	}
 	if t.d != q.d {

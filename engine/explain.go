@@ -38,7 +38,7 @@ type Edge struct {
 // Cause is one reason for an edge.
 type Cause struct {
 	Kind CauseKind `json:"kind"`
-	Key  string    `json:"key,omitempty"` // the component or resource, for CauseConflict
+	Key  string    `json:"key,omitempty"` // the component or resource, for CauseConflict; the event stream, for CauseEvents
 	Text string    `json:"text"`
 }
 
@@ -52,6 +52,7 @@ const (
 	CauseSync     CauseKind = "sync"     // an exclusive system or command playback splits the step
 	CauseChunks   CauseKind = "chunks"   // the later system's first pass chains chunk-wise onto the earlier one
 	CauseLookup   CauseKind = "lookup"   // a conflict on Key where one of the systems reaches it through a lookup (any entity)
+	CauseEvents   CauseKind = "events"   // the earlier system emits events, of type Key, that the later one reads
 )
 
 // Ambiguity is a conflicting pair ordered only by registration.
@@ -133,9 +134,11 @@ func (e *Engine) edgeCauses(a, b *entry, ambiguous bool) []Cause {
 	} else if slices.Contains(a.before, b.name) {
 		cs = append(cs, Cause{Kind: CauseOrder, Text: fmt.Sprintf("%s is Before %s", a.name, b.name)})
 	}
+	explicit := len(cs) > 0
+	cs = append(cs, e.eventCauses(a, b)...)
 	why := "stage order"
 	switch {
-	case len(cs) > 0:
+	case explicit:
 		why = "explicit order"
 	case a.stage == b.stage && ambiguous:
 		why = "registration order only: ambiguous"

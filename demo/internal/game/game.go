@@ -70,6 +70,7 @@ type Game struct {
 	eng     *engine.Engine
 	phys    *physics.System
 	cull    *cull.System
+	sparks  *sparks
 	comps   *comps
 	pending *ecs.Commands // bursts, applied before the next step
 	rng     *rand.Rand    // the owner's, for bursts
@@ -143,7 +144,8 @@ const Gravity = 60
 
 // New builds the world: cfg.Entities bodies spread over a world larger
 // than the screen (one in 64 a seeker chasing another body), physics
-// (with gravity), anim, lifetime, seek and cull wired into an engine, the
+// (with gravity), anim, lifetime, seek, landing sparks (an event from
+// landing to sparks) and cull wired into an engine, the
 // camera on the world's centre.
 func New(cfg Config) (*Game, error) {
 	if cfg.Entities < 0 || cfg.Batch < 0 || cfg.Window < 0 || cfg.Workers < 0 && cfg.Workers != engine.DefaultWorkers {
@@ -182,12 +184,14 @@ func New(cfg Config) (*Game, error) {
 	*eng.Camera() = engine.Camera{X: width / 2, Y: height / 2, W: ScreenW, H: ScreenH, Zoom: 1}
 	g := &Game{cfg: cfg, w: w, eng: eng, comps: c, pending: w.NewCommands(), rng: rand.New(rand.NewPCG(cfg.Seed, 1)),
 		phys: physics.New(physics.Config{Gravity: Gravity, Damping: 0.05, CellSize: 7, MaxX: width, MaxY: height}),
-		cull: cull.New(), all: ark.NewFilter2[systems.Position, systems.Velocity](w.Ark()), Width: width, Height: height}
+		cull: cull.New(), sparks: newSparks(w, c), all: ark.NewFilter2[systems.Position, systems.Velocity](w.Ark()), Width: width, Height: height}
 	err = errors.Join(
 		eng.Add(engine.PreUpdate, &lifetime{c: c}),
 		eng.Add(engine.PreUpdate, seek.New()),
 		eng.Add(engine.Update, g.phys),
 		eng.Add(engine.Update, anim.New(), engine.After("physics")),
+		eng.Add(engine.Update, &landing{floor: height}, engine.After("physics"), engine.Before("anim")),
+		eng.Add(engine.Update, g.sparks),
 		eng.Add(engine.PreRender, g.cull))
 	if err == nil {
 		err = eng.Build()
@@ -271,6 +275,18 @@ func (g *Game) Config() Config { return g.cfg }
 
 // Visible is the number of sprites the last step's cull kept.
 func (g *Game) Visible() int { return g.cull.Visible }
+
+// Landings are the Landed events of the last step and since the start:
+// each made sparks.
+func (g *Game) Landings() (last, total int) { return g.sparks.Last, g.sparks.Total }
+
+// Sparks is the number of sparks alive (they count in Len).
+func (g *Game) Sparks() int {
+	q := g.sparks.alive.Query()
+	n := q.Count()
+	q.Close()
+	return n
+}
 
 // Contacts is the number of touching pairs of the last step, counted from both sides.
 func (g *Game) Contacts() int { return g.phys.Contacts }
