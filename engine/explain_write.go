@@ -34,6 +34,12 @@ func (x *Explain) WriteText(w io.Writer) error {
 		if len(s.Reads) > 0 {
 			fmt.Fprintf(&b, " reads %s;", strings.Join(s.Reads, ", "))
 		}
+		if len(s.Sets) > 0 {
+			fmt.Fprintf(&b, " in sets %s;", strings.Join(s.Sets, ", "))
+		}
+		if len(s.Conditions) > 0 {
+			fmt.Fprintf(&b, " runs if %s;", strings.Join(s.Conditions, " and "))
+		}
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "edges:\n")
