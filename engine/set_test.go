@@ -1,0 +1,140 @@
+package engine_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/safety"
+)
+
+// names lists an Explain's systems in execution order.
+func names(x *engine.Explain) []string {
+	var out []string
+	for _, s := range x.Systems {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// A set's After orders every member; After a set orders against every
+// member; Explain says so with set causes.
+func TestSetOrdering(t *testing.T) {
+	e := newEngine(t, world(t, 1), engine.Config{Workers: 0})
+	require.NoError(t, e.Set("ai", engine.After("physics"), engine.InStage(engine.Update)))
+	require.NoError(t, e.Add(engine.Update, mover("render", false, noop), engine.After("ai")))
+	require.NoError(t, e.Add(engine.Update, mover("think", false, noop), engine.InSet("ai")))
+	require.NoError(t, e.Add(engine.Update, mover("plan", false, noop), engine.InSet("ai")))
+	require.NoError(t, e.Add(engine.Update, mover("physics", false, noop)))
+	require.NoError(t, e.Build())
+	x := e.Explain()
+	assert.Equal(t, []string{"physics", "think", "plan", "render"}, names(x))
+	text := x.String()
+	assert.Contains(t, text, "physics -> think\n      set: set \"ai\" (think is in it) is After physics")
+	assert.Contains(t, text, "physics -> plan\n      set: set \"ai\" (plan is in it) is After physics")
+	assert.Contains(t, text, "think -> render\n      set: render is After set \"ai\" (think is in it)")
+	assert.Contains(t, text, "plan -> render\n      set: render is After set \"ai\" (plan is in it)")
+	assert.Contains(t, text, "2. think [Update] reads pos; in sets ai;")
+	assert.NotContains(t, text, "think -> plan") // readers of one set stay unordered
+}
+
+// Members of a set that conflict without an order are reported as
+// ambiguous, as any two systems are; a set's After does not order its
+// members among themselves.
+func TestSetAmbiguity(t *testing.T) {
+	e := newEngine(t, world(t, 1), engine.Config{Workers: 0})
+	require.NoError(t, e.Set("ai", engine.After("physics")))
+	require.NoError(t, e.Add(engine.Update, mover("physics", false, noop)))
+	require.NoError(t, e.Add(engine.Update, mover("think", true, noop), engine.InSet("ai")))
+	require.NoError(t, e.Add(engine.Update, mover("plan", true, noop), engine.InSet("ai")))
+	err := e.Build()
+	assert.ErrorIs(t, err, engine.ErrAmbiguity)
+	assert.ErrorIs(t, err, safety.ErrNewAmbiguity)
+	assert.Contains(t, err.Error(), `"think" and "plan" conflict on pos`)
+}
+
+// A set's condition and a member's own must both hold.
+func TestSetConditions(t *testing.T) {
+	e := newEngine(t, world(t, 8), engine.Config{Workers: 2, Batch: 2})
+	var a, b, c, m []uint64
+	require.NoError(t, e.Set("even", engine.RunIf(func(f *engine.Frame) bool { return f.Time().Step%2 == 0 })))
+	require.NoError(t, e.Add(engine.Update, counting("a", noop, &a, &m), engine.InSet("even")))
+	require.NoError(t, e.Add(engine.Update, counting("b", noop, &b, &m), engine.InSet("even"), engine.EveryN(3), engine.After("a")))
+	require.NoError(t, e.Add(engine.Update, counting("c", noop, &c, &m), engine.After("b")))
+	require.NoError(t, e.Build())
+	for range 6 {
+		require.NoError(t, e.Tick())
+	}
+	assert.Equal(t, []uint64{2, 4, 6}, a)
+	assert.Equal(t, []uint64{6}, b)
+	assert.Equal(t, []uint64{1, 2, 3, 4, 5, 6}, c)
+	assert.Contains(t, e.Explain().String(), "runs if EveryN(3) and even: RunIf;")
+}
+
+func TestSetErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		add  func(e *engine.Engine)
+		code error
+		text string
+	}{
+		{"unknown set", func(e *engine.Engine) {
+			e.Add(engine.Update, mover("a", true, noop), engine.InSet("nope"))
+		}, engine.ErrUnknownSet, `system "a" is InSet("nope"), which is not a set`},
+		{"set after unknown", func(e *engine.Engine) {
+			e.Set("ai", engine.After("nope"))
+		}, engine.ErrUnknownSet, `set "ai" runs Before/After "nope", which is neither`},
+		{"two stages", func(e *engine.Engine) {
+			e.Set("ai", engine.InStage(engine.Update))
+			e.Set("late", engine.InStage(engine.PostUpdate))
+			e.Add(engine.Update, mover("a", true, noop), engine.InSet("ai", "late"))
+		}, engine.ErrSetStage, `system "a" is added to Update, but its set "late" is InStage(PostUpdate) while its set "ai" is InStage(Update)`},
+		{"set named like a system", func(e *engine.Engine) {
+			e.Set("a")
+			e.Add(engine.Update, mover("a", true, noop))
+		}, engine.ErrNameClash, `set "a" has the name of a system`},
+		{"set twice", func(e *engine.Engine) {
+			e.Set("ai")
+			e.Set("ai", engine.EveryN(2))
+		}, engine.ErrNameClash, `Set("ai") twice`},
+		{"cycle through a set", func(e *engine.Engine) {
+			e.Set("ai", engine.After("physics"))
+			e.Add(engine.Update, mover("physics", true, noop), engine.After("think"))
+			e.Add(engine.Update, mover("think", true, noop), engine.InSet("ai"))
+		}, engine.ErrSetCycle, `set "ai" (think is in it) is After physics`},
+		{"set against the stages", func(e *engine.Engine) {
+			e.Set("ai", engine.Before("physics"))
+			e.Add(engine.PreUpdate, mover("physics", true, noop))
+			e.Add(engine.Update, mover("think", true, noop), engine.InSet("ai"))
+		}, engine.ErrStageOrder, `set "ai" (think is in it) is Before physics: "think" (Update) would run before "physics", which is in the earlier stage PreUpdate`},
+		{"exclusive in an ordered set", func(e *engine.Engine) {
+			e.Set("ai", engine.After("physics"))
+			e.Add(engine.Update, mover("physics", true, noop))
+			e.AddExclusive(engine.Update, exclusive{"x", nil}, engine.InSet("ai"))
+		}, engine.ErrStageOrder, `exclusive system "x" has Before/After constraints through set "ai"`},
+		{"nested set", func(e *engine.Engine) {
+			e.Set("ai")
+			e.Set("inner", engine.InSet("ai"))
+		}, engine.ErrBadConfig, "sets do not nest"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEngine(t, world(t, 1), engine.Config{Workers: 0})
+			c.add(e)
+			err := e.Build()
+			require.Error(t, err)
+			assert.ErrorIs(t, err, c.code)
+			assert.Contains(t, err.Error(), c.text)
+		})
+	}
+}
+
+// Set after Build is refused, and the engine keeps running.
+func TestSetAfterBuild(t *testing.T) {
+	e := newEngine(t, world(t, 1), engine.Config{Workers: 0})
+	require.NoError(t, e.Build())
+	assert.ErrorIs(t, e.Set("ai"), engine.ErrOrder)
+	require.NoError(t, e.Tick())
+}
