@@ -86,13 +86,13 @@ func hashPos(w *ecs.World) uint64 {
 	return h.Sum64()
 }
 
-// conditionScene runs 40 steps of order-dependent writers under EveryN,
+// conditionScene runs 30 steps of order-dependent writers under EveryN,
 // WhileRes (toggled by an exclusive system) and a set's RunIf, and hashes
 // the result.
-func conditionScene(t *testing.T, workers, batch int) uint64 {
-	w := world(t, 300)
+func conditionScene(t *testing.T, workers, batch int, chain bool) uint64 {
+	w := world(t, 100)
 	require.NoError(t, ecs.AddResource(w, &paused{}))
-	e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
+	e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch, ChainChunks: chain})
 	scale := func(k float64) func(p []pos) {
 		return func(p []pos) {
 			for i := range p {
@@ -111,22 +111,25 @@ func conditionScene(t *testing.T, workers, batch int) uint64 {
 	require.NoError(t, e.Add(engine.Update, mover("c", true, scale(1.25)), engine.After("b"), engine.InSet("odd")))
 	require.NoError(t, e.Add(engine.Update, mover("d", true, scale(0.75)), engine.After("c")))
 	require.NoError(t, e.Build())
-	for range 40 {
+	for range 30 {
 		require.NoError(t, e.Tick())
 	}
 	return hashPos(w)
 }
 
-// Conditions give the same result for every worker count and batch size.
+// Conditions give the same result for every worker count and batch size,
+// also where a skipped system's successor would chain onto it chunk-wise.
 func TestConditionDeterminism(t *testing.T) {
-	want := conditionScene(t, 0, 256)
+	want := conditionScene(t, 0, 256, false)
 	for _, workers := range []int{0, 1, 2, 4} {
 		for _, batch := range []int{1, 7, 64} {
-			assert.Equal(t, want, conditionScene(t, workers, batch), "workers %d, batch %d", workers, batch)
+			for _, chain := range []bool{false, true} {
+				assert.Equal(t, want, conditionScene(t, workers, batch, chain), "workers %d, batch %d, chained %v", workers, batch, chain)
+			}
 		}
 	}
 	// The hash can tell: the scene changed the world.
-	assert.NotEqual(t, want, hashPos(world(t, 300)))
+	assert.NotEqual(t, want, hashPos(world(t, 100)))
 }
 
 // WhileRes follows the resource as it is at the start of each step, and
