@@ -74,61 +74,46 @@ func TestSetConditions(t *testing.T) {
 }
 
 func TestSetErrors(t *testing.T) {
-	cases := []struct {
-		name string
-		add  func(e *engine.Engine)
-		code error
-		text string
-	}{
+	checkBuildErrors(t, []buildCase{
 		{"unknown set", func(e *engine.Engine) {
 			e.Add(engine.Update, mover("a", true, noop), engine.InSet("nope"))
-		}, engine.ErrUnknownSet, `system "a" is InSet("nope"), which is not a set`},
+		}, engine.ErrUnknownSet, nil, `system "a" is InSet("nope"), which is not a set`},
 		{"set after unknown", func(e *engine.Engine) {
 			e.Set("ai", engine.After("nope"))
-		}, engine.ErrUnknownSet, `set "ai" runs Before/After "nope", which is neither`},
+		}, engine.ErrUnknownSet, nil, `set "ai" runs Before/After "nope", which is neither`},
 		{"two stages", func(e *engine.Engine) {
 			e.Set("ai", engine.InStage(engine.Update))
 			e.Set("late", engine.InStage(engine.PostUpdate))
 			e.Add(engine.Update, mover("a", true, noop), engine.InSet("ai", "late"))
-		}, engine.ErrSetStage, `system "a" is added to Update, but its set "late" is InStage(PostUpdate) while its set "ai" is InStage(Update)`},
+		}, engine.ErrSetStage, nil, `system "a" is added to Update, but its set "late" is InStage(PostUpdate) while its set "ai" is InStage(Update)`},
 		{"set named like a system", func(e *engine.Engine) {
 			e.Set("a")
 			e.Add(engine.Update, mover("a", true, noop))
-		}, engine.ErrNameClash, `set "a" has the name of a system`},
+		}, engine.ErrNameClash, nil, `set "a" has the name of a system`},
 		{"set twice", func(e *engine.Engine) {
 			e.Set("ai")
 			e.Set("ai", engine.EveryN(2))
-		}, engine.ErrNameClash, `Set("ai") twice`},
+		}, engine.ErrNameClash, nil, `Set("ai") twice`},
 		{"cycle through a set", func(e *engine.Engine) {
 			e.Set("ai", engine.After("physics"))
 			e.Add(engine.Update, mover("physics", true, noop), engine.After("think"))
 			e.Add(engine.Update, mover("think", true, noop), engine.InSet("ai"))
-		}, engine.ErrSetCycle, `set "ai" (think is in it) is After physics`},
+		}, engine.ErrSetCycle, nil, `set "ai" (think is in it) is After physics`},
 		{"set against the stages", func(e *engine.Engine) {
 			e.Set("ai", engine.Before("physics"))
 			e.Add(engine.PreUpdate, mover("physics", true, noop))
 			e.Add(engine.Update, mover("think", true, noop), engine.InSet("ai"))
-		}, engine.ErrStageOrder, `set "ai" (think is in it) is Before physics: "think" (Update) would run before "physics", which is in the earlier stage PreUpdate`},
+		}, engine.ErrStageOrder, nil, `set "ai" (think is in it) is Before physics: "think" (Update) would run before "physics", which is in the earlier stage PreUpdate`},
 		{"exclusive in an ordered set", func(e *engine.Engine) {
 			e.Set("ai", engine.After("physics"))
 			e.Add(engine.Update, mover("physics", true, noop))
 			e.AddExclusive(engine.Update, exclusive{"x", nil}, engine.InSet("ai"))
-		}, engine.ErrStageOrder, `exclusive system "x" has Before/After constraints through set "ai"`},
+		}, engine.ErrStageOrder, nil, `exclusive system "x" has Before/After constraints through set "ai"`},
 		{"nested set", func(e *engine.Engine) {
 			e.Set("ai")
 			e.Set("inner", engine.InSet("ai"))
-		}, engine.ErrBadConfig, "sets do not nest"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			e := newEngine(t, world(t, 1), engine.Config{Workers: 0})
-			c.add(e)
-			err := e.Build()
-			require.Error(t, err)
-			assert.ErrorIs(t, err, c.code)
-			assert.Contains(t, err.Error(), c.text)
-		})
-	}
+		}, engine.ErrBadConfig, nil, "sets do not nest"},
+	})
 }
 
 // Set after Build is refused, and the engine keeps running.
