@@ -91,14 +91,7 @@ func (e *Engine) resolveSets() []error {
 		e.sched.setByName[s.name] = s
 	}
 	for _, s := range e.sched.sets {
-		if e.sched.byName[s.name] != nil {
-			errs = append(errs, errorf(CodeNameClash, s.name, nil, "set %q has the name of a system; Before/After(%q) would mean either: rename the set or the system", s.name, s.name))
-		}
-		for _, n := range append(s.before[:len(s.before):len(s.before)], s.after...) {
-			if t := e.sched.byName[n]; (t == nil || t.excl != nil) && e.sched.setByName[n] == nil {
-				errs = append(errs, errorf(CodeUnknownSet, "", nil, "set %q runs Before/After %q, which is neither a parallel system nor a set (exclusive systems take no Before/After); fix the name, or add the system or Set", s.name, n))
-			}
-		}
+		errs = e.checkNames(s, errs)
 	}
 	for _, en := range e.sched.all {
 		for _, n := range en.sets {
@@ -112,6 +105,21 @@ func (e *Engine) resolveSets() []error {
 			}
 			en.setOf = append(en.setOf, s)
 			s.members = append(s.members, en)
+		}
+	}
+	return errs
+}
+
+// checkNames reports a set named like a system, and Before/After of the
+// set that name neither a parallel system nor a set. Executed only by the
+// owner, in resolveSets.
+func (e *Engine) checkNames(s *set, errs []error) []error {
+	if e.sched.byName[s.name] != nil {
+		errs = append(errs, errorf(CodeNameClash, s.name, nil, "set %q has the name of a system; Before/After(%q) would mean either: rename the set or the system", s.name, s.name))
+	}
+	for _, n := range append(s.before[:len(s.before):len(s.before)], s.after...) {
+		if t := e.sched.byName[n]; (t == nil || t.excl != nil) && e.sched.setByName[n] == nil {
+			errs = append(errs, errorf(CodeUnknownSet, "", nil, "set %q runs Before/After %q, which is neither a parallel system nor a set (exclusive systems take no Before/After); fix the name, or add the system or Set", s.name, n))
 		}
 	}
 	return errs
