@@ -40,6 +40,7 @@ const helpText = `keys
   C            safety and ecs checks on / off
   B            batch size: 64, 256, 1024, 4096
   Space, click a burst of bodies at the cursor
+  J            fountain on / off (it runs every 30 steps while on)
   P            pause / resume;  N  one step while paused
   O, Tab       overlay on / off
   F            freeze the timeline on this step (hover its boxes)
@@ -245,7 +246,7 @@ func (o *overlay) draw(screen *ebiten.Image, w *window, fps, tps float64) {
 // drawHelp shows the list of keys (H), with the overlay on or off.
 func (o *overlay) drawHelp(screen *ebiten.Image) {
 	o.sh.begin(screen)
-	o.sh.rect(panelW+20, topH+30, 460, 12*lineH+12, colPanel)
+	o.sh.rect(panelW+20, topH+30, 460, 13*lineH+12, colPanel)
 	o.sh.flush()
 	ebitenutil.DebugPrintAt(screen, helpText, panelW+28, topH+36)
 }

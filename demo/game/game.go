@@ -64,15 +64,16 @@ type Life struct {
 // Game is the demo's world, its engine and the systems wired into it.
 // Every method is executed only by the owner: the goroutine that steps it.
 type Game struct {
-	cfg     Config
-	w       *ecs.World
-	eng     *engine.Engine
-	phys    *physics.System
-	cull    *cull.System
-	comps   *comps
-	pending *ecs.Commands // bursts, applied before the next step
-	rng     *rand.Rand    // the owner's, for bursts
-	all     *ark.Filter2[systems.Position, systems.Velocity]
+	cfg      Config
+	w        *ecs.World
+	eng      *engine.Engine
+	phys     *physics.System
+	cull     *cull.System
+	comps    *comps
+	pending  *ecs.Commands // bursts, applied before the next step
+	rng      *rand.Rand    // the owner's, for bursts
+	fountain *Fountain     // the fountain's switch, a resource of the world
+	all      *ark.Filter2[systems.Position, systems.Velocity]
 
 	// The world's extent, in world units, from (0, 0).
 	Width, Height float64
@@ -141,8 +142,8 @@ func newLife(r *rand.Rand, respawn bool) Life {
 const Gravity = 60
 
 // New builds the world: cfg.Entities bodies spread over a world larger
-// than the screen, physics (with gravity), anim, lifetime and cull wired
-// into an engine, the camera on the world's centre.
+// than the screen, physics (with gravity), anim, lifetime, cull and the
+// fountain (on) wired into an engine, the camera on the world's centre.
 func New(cfg Config) (*Game, error) {
 	if cfg.Entities < 0 || cfg.Batch < 0 || cfg.Window < 0 || cfg.Workers < 0 && cfg.Workers != engine.DefaultWorkers {
 		return nil, fmt.Errorf("game: Config %+v: Entities, Batch and Window must be >= 0, Workers >= 0 or engine.DefaultWorkers", cfg)
@@ -177,8 +178,12 @@ func New(cfg Config) (*Game, error) {
 	*eng.Camera() = engine.Camera{X: width / 2, Y: height / 2, W: ScreenW, H: ScreenH, Zoom: 1}
 	g := &Game{cfg: cfg, w: w, eng: eng, comps: c, pending: w.NewCommands(), rng: rand.New(rand.NewPCG(cfg.Seed, 1)),
 		phys: physics.New(physics.Config{Gravity: Gravity, Damping: 0.05, CellSize: 7, MaxX: width, MaxY: height}),
-		cull: cull.New(), all: ark.NewFilter2[systems.Position, systems.Velocity](w.Ark()), Width: width, Height: height}
+		cull: cull.New(), all: ark.NewFilter2[systems.Position, systems.Velocity](w.Ark()), Width: width, Height: height,
+		fountain: &Fountain{On: true}}
 	err = errors.Join(
+		ecs.AddResource(w, g.fountain),
+		eng.AddExclusive(engine.PreUpdate, newFountain(c, cfg.Seed, w),
+			engine.EveryN(FountainEvery), engine.WhileRes(func(f *Fountain) bool { return f.On })),
 		eng.Add(engine.PreUpdate, &lifetime{c: c}),
 		eng.Add(engine.Update, g.phys),
 		eng.Add(engine.Update, anim.New(), engine.After("physics")),
