@@ -247,5 +247,5 @@ func (e *Engine) setCycle(err error) error {
 	if !viaSet {
 		return nil
 	}
-	return errorf(CodeSetCycle, "", err, "Before/After constraints through sets form a cycle (%s): %s; remove one of these constraints", strings.Join(se.Cycle, " → "), strings.Join(causes, "; "))
+	return errorf(CodeSetCycle, "", err, "Before/After constraints through sets form a cycle (%s): %s; remove one of them", strings.Join(se.Cycle, " → "), strings.Join(causes, "; "))
 }

@@ -75,43 +75,43 @@ func TestSetConditions(t *testing.T) {
 
 func TestSetErrors(t *testing.T) {
 	checkBuildErrors(t, []buildCase{
-		{"unknown set", func(e *engine.Engine) {
-			e.Add(engine.Update, mover("a", true, noop), engine.InSet("nope"))
+		{"unknown set", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Add(engine.Update, mover("a", true, noop), engine.InSet("nope")))
 		}, engine.ErrUnknownSet, nil, `system "a" is InSet("nope"), which is not a set`},
-		{"set after unknown", func(e *engine.Engine) {
-			e.Set("ai", engine.After("nope"))
+		{"set after unknown", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Set("ai", engine.After("nope")))
 		}, engine.ErrUnknownSet, nil, `set "ai" runs Before/After "nope", which is neither`},
-		{"two stages", func(e *engine.Engine) {
-			e.Set("ai", engine.InStage(engine.Update))
-			e.Set("late", engine.InStage(engine.PostUpdate))
-			e.Add(engine.Update, mover("a", true, noop), engine.InSet("ai", "late"))
+		{"two stages", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Set("ai", engine.InStage(engine.Update)))
+			require.NoError(t, e.Set("late", engine.InStage(engine.PostUpdate)))
+			require.NoError(t, e.Add(engine.Update, mover("a", true, noop), engine.InSet("ai", "late")))
 		}, engine.ErrSetStage, nil, `system "a" is added to Update, but its set "late" is InStage(PostUpdate) while its set "ai" is InStage(Update)`},
-		{"set named like a system", func(e *engine.Engine) {
-			e.Set("a")
-			e.Add(engine.Update, mover("a", true, noop))
+		{"set named like a system", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Set("a"))
+			require.NoError(t, e.Add(engine.Update, mover("a", true, noop)))
 		}, engine.ErrNameClash, nil, `set "a" has the name of a system`},
-		{"set twice", func(e *engine.Engine) {
-			e.Set("ai")
-			e.Set("ai", engine.EveryN(2))
+		{"set twice", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Set("ai"))
+			assert.ErrorIs(t, e.Set("ai", engine.EveryN(2)), engine.ErrNameClash)
 		}, engine.ErrNameClash, nil, `Set("ai") twice`},
-		{"cycle through a set", func(e *engine.Engine) {
-			e.Set("ai", engine.After("physics"))
-			e.Add(engine.Update, mover("physics", true, noop), engine.After("think"))
-			e.Add(engine.Update, mover("think", true, noop), engine.InSet("ai"))
+		{"cycle through a set", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Set("ai", engine.After("physics")))
+			require.NoError(t, e.Add(engine.Update, mover("physics", true, noop), engine.After("think")))
+			require.NoError(t, e.Add(engine.Update, mover("think", true, noop), engine.InSet("ai")))
 		}, engine.ErrSetCycle, nil, `set "ai" (think is in it) is After physics`},
-		{"set against the stages", func(e *engine.Engine) {
-			e.Set("ai", engine.Before("physics"))
-			e.Add(engine.PreUpdate, mover("physics", true, noop))
-			e.Add(engine.Update, mover("think", true, noop), engine.InSet("ai"))
+		{"set against the stages", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Set("ai", engine.Before("physics")))
+			require.NoError(t, e.Add(engine.PreUpdate, mover("physics", true, noop)))
+			require.NoError(t, e.Add(engine.Update, mover("think", true, noop), engine.InSet("ai")))
 		}, engine.ErrStageOrder, nil, `set "ai" (think is in it) is Before physics: "think" (Update) would run before "physics", which is in the earlier stage PreUpdate`},
-		{"exclusive in an ordered set", func(e *engine.Engine) {
-			e.Set("ai", engine.After("physics"))
-			e.Add(engine.Update, mover("physics", true, noop))
-			e.AddExclusive(engine.Update, exclusive{"x", nil}, engine.InSet("ai"))
+		{"exclusive in an ordered set", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Set("ai", engine.After("physics")))
+			require.NoError(t, e.Add(engine.Update, mover("physics", true, noop)))
+			require.NoError(t, e.AddExclusive(engine.Update, exclusive{"x", nil}, engine.InSet("ai")))
 		}, engine.ErrStageOrder, nil, `exclusive system "x" has Before/After constraints through set "ai"`},
-		{"nested set", func(e *engine.Engine) {
-			e.Set("ai")
-			e.Set("inner", engine.InSet("ai"))
+		{"nested set", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Set("ai"))
+			assert.ErrorIs(t, e.Set("inner", engine.InSet("ai")), engine.ErrBadConfig)
 		}, engine.ErrBadConfig, nil, "sets do not nest"},
 	})
 }
