@@ -216,7 +216,7 @@ func (e *Engine) order(en, t *entry, before bool, subject, object string, errs [
 		c = Cause{Kind: CauseSet, Text: fmt.Sprintf("%s is %s %s", subject, verb, object)}
 	}
 	if first.stage > then.stage {
-		return append(errs, errorf(CodeStageOrder, en.name, nil, "%s: %q (%v) would run before %q, which is in the earlier stage %v; drop the constraint or move one of them", c.Text, first.name, first.stage, then.name, then.stage))
+		return append(errs, stageOrderErr(en, t, before, c))
 	}
 	e.sched.why[key] = c
 	if before {
@@ -225,6 +225,22 @@ func (e *Engine) order(en, t *entry, before bool, subject, object string, errs [
 		en.runAfter = append(en.runAfter, t.name)
 	}
 	return errs
+}
+
+// stageOrderErr is the WEFT-G005 error of en running before (or after) t
+// against the stage order, for cause c.
+func stageOrderErr(en, t *entry, before bool, c Cause) error {
+	const fix = "; drop the constraint or move one of them"
+	switch {
+	case c.Kind == CauseSet && before:
+		return errorf(CodeStageOrder, en.name, nil, "%s: %q (%v) would run before %q, which is in the earlier stage %v"+fix, c.Text, en.name, en.stage, t.name, t.stage)
+	case c.Kind == CauseSet:
+		return errorf(CodeStageOrder, en.name, nil, "%s: %q (%v) would run after %q, which is in the later stage %v"+fix, c.Text, en.name, en.stage, t.name, t.stage)
+	case before:
+		return errorf(CodeStageOrder, en.name, nil, "system %q (%v) runs Before %q, which is in the earlier stage %v"+fix, en.name, en.stage, t.name, t.stage)
+	default:
+		return errorf(CodeStageOrder, en.name, nil, "system %q (%v) runs After %q, which is in the later stage %v"+fix, en.name, en.stage, t.name, t.stage)
+	}
 }
 
 // setCycle turns safety's cycle error into WEFT-G014 when a set made one

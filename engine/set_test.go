@@ -104,6 +104,11 @@ func TestSetErrors(t *testing.T) {
 			require.NoError(t, e.Add(engine.PreUpdate, mover("physics", true, noop)))
 			require.NoError(t, e.Add(engine.Update, mover("think", true, noop), engine.InSet("ai")))
 		}, engine.ErrStageOrder, nil, `set "ai" (think is in it) is Before physics: "think" (Update) would run before "physics", which is in the earlier stage PreUpdate`},
+		{"after a set of a later stage", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Set("draw"))
+			require.NoError(t, e.Add(engine.PreRender, mover("cull", true, noop), engine.InSet("draw")))
+			require.NoError(t, e.Add(engine.Update, mover("think", true, noop), engine.After("draw")))
+		}, engine.ErrStageOrder, nil, `think is After set "draw" (cull is in it): "think" (Update) would run after "cull", which is in the later stage PreRender`},
 		{"exclusive in an ordered set", func(t *testing.T, e *engine.Engine) {
 			require.NoError(t, e.Set("ai", engine.After("physics")))
 			require.NoError(t, e.Add(engine.Update, mover("physics", true, noop)))
