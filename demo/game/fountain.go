@@ -14,8 +14,8 @@ type Fountain struct{ On bool }
 
 // The fountain's rhythm.
 const (
-	FountainEvery = 30 // steps between two jets
-	FountainJet   = 40 // bodies per jet
+	FountainEvery = 30  // steps between two jets
+	FountainJet   = 120 // bodies per jet
 )
 
 // fountain shoots a jet of short-lived bodies up from the middle of the
@@ -34,6 +34,9 @@ type fountain struct {
 	cmd  *ecs.Commands
 }
 
+// fountainTint makes the fountain's bodies stand out.
+var fountainTint = engine.Color{R: 0.35, G: 0.85, B: 1, A: 1}
+
 func newFountain(c *comps, seed uint64, w *ecs.World) *fountain {
 	src := rand.NewPCG(0, 0)
 	return &fountain{c: c, seed: seed, src: src, rng: rand.New(src), cmd: w.NewCommands()}
@@ -45,9 +48,9 @@ func (f *fountain) Name() string { return "fountain" }
 // the start of PreUpdate, in the steps where the fountain's conditions hold.
 func (f *fountain) Run(w *ecs.World, t engine.Time) error {
 	f.src.Seed(f.seed, t.Step)
-	x, y := f.c.w/2+f.rng.NormFloat64()*f.c.w/20, f.c.h/2
+	x, y := f.c.w/2+f.rng.NormFloat64()*f.c.w/20, f.c.h/2+f.c.h/6 // below the centre, where the camera starts
 	for range FountainJet {
-		f.c.spawn(f.cmd, f.rng, x, y, f.rng.NormFloat64()*25, -140-f.rng.Float64()*60, newLife(f.rng, false))
+		f.c.spawnTinted(f.cmd, f.rng, x+f.rng.NormFloat64()*3, y, f.rng.NormFloat64()*12, -150-f.rng.Float64()*80, newLife(f.rng, false), fountainTint)
 	}
 	_, err := w.Apply(f.cmd)
 	return err

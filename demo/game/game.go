@@ -101,6 +101,11 @@ const (
 
 // spawn records one body at (x, y) moving at (vx, vy), shaped by r.
 func (c *comps) spawn(b *ecs.Commands, r *rand.Rand, x, y, vx, vy float64, life Life) {
+	c.spawnTinted(b, r, x, y, vx, vy, life, engine.Color{R: 1, G: 1, B: 1, A: 1})
+}
+
+// spawnTinted is spawn with the sprite tinted.
+func (c *comps) spawnTinted(b *ecs.Commands, r *rand.Rand, x, y, vx, vy float64, life Life, tint engine.Color) {
 	e := b.Spawn()
 	rad := 1.5 + r.Float64()*2 // at most 3.5: cells of 7 hold every touching pair
 	sheet := int32(r.IntN(sheets))
@@ -108,7 +113,7 @@ func (c *comps) spawn(b *ecs.Commands, r *rand.Rand, x, y, vx, vy float64, life 
 	c.vel.Add(b, e, systems.Velocity{X: vx, Y: vy})
 	c.body.Add(b, e, systems.Body{Radius: rad, Restitution: 0.6 + r.Float64()*0.3})
 	c.spr.Add(b, e, systems.Sprite{Sheet: sheet, Layer: sheet, Sort: int32(r.IntN(1000)), Extent: rad})
-	c.look.Add(b, e, systems.Look{Scale: 1, Color: engine.Color{R: 1, G: 1, B: 1, A: 1}})
+	c.look.Add(b, e, systems.Look{Scale: 1, Color: tint})
 	c.life.Add(b, e, life)
 	// Most bodies animate; a few pulse, spin or fade in instead.
 	switch k := r.IntN(10); {
