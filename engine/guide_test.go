@@ -200,17 +200,17 @@ func Example_runConditions() {
 	// step 6 ran false skipped true entities 0
 }
 
-// Census counts the entities that have a Lifetime; it only reads.
-type Census struct {
+// Tally counts the entities that have a Lifetime; it only reads.
+type Tally struct {
 	name  string
 	life  ecs.Reader[Lifetime]
 	pass  *engine.Pass
 	count atomic.Int64
 }
 
-func (s *Census) Name() string { return s.name }
+func (s *Tally) Name() string { return s.name }
 
-func (s *Census) Build(b *engine.Builder) error {
+func (s *Tally) Build(b *engine.Builder) error {
 	s.life = ecs.Read[Lifetime](b.Decl())
 	s.pass = b.Chunks("count", ecs.NewQuery1(b.Decl(), s.life), func(c *ecs.Chunk) {
 		s.count.Add(int64(len(s.life.Column(c))))
@@ -218,7 +218,7 @@ func (s *Census) Build(b *engine.Builder) error {
 	return nil
 }
 
-func (s *Census) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
+func (s *Tally) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
 
 func Example_systemSets() {
 	eng, err := engine.New(spawnLives(1000), engine.Config{Workers: 2})
@@ -233,10 +233,10 @@ func Example_systemSets() {
 		}
 	}
 	must(eng.Set("stats", engine.After("expire"), engine.EveryN(10), engine.InStage(engine.Update)))
-	must(eng.Add(engine.Update, &Census{name: "census"}, engine.InSet("stats")))
-	must(eng.Add(engine.Update, &Census{name: "histogram"}, engine.InSet("stats")))
+	must(eng.Add(engine.Update, &Tally{name: "census"}, engine.InSet("stats")))
+	must(eng.Add(engine.Update, &Tally{name: "histogram"}, engine.InSet("stats")))
 	must(eng.Add(engine.Update, &Expire{}))
-	must(eng.Add(engine.PostUpdate, &Census{name: "report"}, engine.After("stats")))
+	must(eng.Add(engine.PostUpdate, &Tally{name: "report"}, engine.After("stats")))
 	must(eng.Build())
 	fmt.Print(eng.Explain())
 	for range 20 {

@@ -22,6 +22,7 @@ import (
 	"github.com/weft-engine/weft/systems/anim"
 	"github.com/weft-engine/weft/systems/cull"
 	"github.com/weft-engine/weft/systems/physics"
+	"github.com/weft-engine/weft/systems/seek"
 )
 
 // The defaults of Config.
@@ -147,8 +148,9 @@ func newLife(r *rand.Rand, respawn bool) Life {
 const Gravity = 60
 
 // New builds the world: cfg.Entities bodies spread over a world larger
-// than the screen, physics (with gravity), anim, lifetime, cull and the
-// fountain (on) wired into an engine, the camera on the world's centre.
+// than the screen (one in 64 a seeker chasing another body), physics
+// (with gravity), anim, lifetime, seek, cull and the fountain (on) wired
+// into an engine, the camera on the world's centre.
 func New(cfg Config) (*Game, error) {
 	if cfg.Entities < 0 || cfg.Batch < 0 || cfg.Window < 0 || cfg.Workers < 0 && cfg.Workers != engine.DefaultWorkers {
 		return nil, fmt.Errorf("game: Config %+v: Entities, Batch and Window must be >= 0, Workers >= 0 or engine.DefaultWorkers", cfg)
@@ -176,6 +178,9 @@ func New(cfg Config) (*Game, error) {
 	if _, err := w.Apply(setup); err != nil {
 		return nil, err
 	}
+	if err := c.addSeekers(w); err != nil {
+		return nil, err
+	}
 	eng, err := engine.New(w, engine.Config{Workers: cfg.Workers, Batch: cfg.Batch, NoChecks: !cfg.Checks, Window: cfg.Window})
 	if err != nil {
 		return nil, err
@@ -190,6 +195,7 @@ func New(cfg Config) (*Game, error) {
 		eng.AddExclusive(engine.PreUpdate, newFountain(c, cfg.Seed, w),
 			engine.EveryN(FountainEvery), engine.WhileRes(func(f *Fountain) bool { return f.On })),
 		eng.Add(engine.PreUpdate, &lifetime{c: c}),
+		eng.Add(engine.PreUpdate, seek.New()),
 		eng.Add(engine.Update, g.phys),
 		eng.Add(engine.Update, anim.New(), engine.After("physics")),
 		eng.Add(engine.PreRender, g.cull))
