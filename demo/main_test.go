@@ -113,7 +113,7 @@ func TestGame(t *testing.T) {
 	for _, r := range ov.sys {
 		rows = append(rows, r.name)
 	}
-	assert.Equal(t, []string{"lifetime", "  respawn", "  respawned", "seek", "physics", "landing", "anim", "sparks", "cull"}, rows, "systems, markers and counters")
+	assert.Equal(t, []string{"lifetime", "  respawn", "  respawned", "seek", "physics", "landing", "anim", "sparks", "cull", "fountain"}, rows, "systems, markers and counters")
 }
 
 func distinct(img image.Image, r image.Rectangle) int {

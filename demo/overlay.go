@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -44,6 +45,7 @@ const helpText = `keys and clicks
   C            safety and ecs checks on / off
   B            batch size: 64, 256, 1024, 4096
   Space, click a burst of bodies at the cursor
+  J            fountain on / off (it runs every 30 steps while on)
   P            pause / resume;  N  one step while paused
   O, Tab       overlay on / off
   F            freeze the timeline on this step (hover its boxes)
@@ -339,7 +341,7 @@ func (o *overlay) draw(screen *ebiten.Image, w *window, fps, tps float64) {
 // drawHelp shows the list of keys (H), with the overlay on or off.
 func (o *overlay) drawHelp(screen *ebiten.Image) {
 	o.sh.begin(screen)
-	o.sh.rect(panelW+20, topH+30, 460, 12*lineH+12, colPanel)
+	o.sh.rect(panelW+20, topH+30, 460, float32(strings.Count(helpText, "\n")+1)*lineH+12, colPanel) // as tall as the text
 	o.sh.flush()
 	ebitenutil.DebugPrintAt(screen, helpText, panelW+28, topH+36)
 }

@@ -17,7 +17,10 @@
 // # A step
 //
 // Step runs whole fixed steps (Tick) from the real time it is given. A
-// step is cut into segments by exclusive systems. Each segment:
+// step first evaluates every run condition (RunIf, EveryN, WhileRes, of
+// systems and sets), once, on the owner; a system whose conditions do not
+// hold sits the step out and stands for its predecessors in the job
+// graph. A step is cut into segments by exclusive systems. Each segment:
 //
 //  1. runs its exclusive systems on the owner, the world unlocked;
 //  2. opens the world's frame (ecs.World.BeginFrame): from here until

@@ -32,10 +32,10 @@ func eventKeys(a, b *entry) []safety.Key {
 }
 
 // readsAfter reports whether reader r runs after writer w for their
-// events: w is not in a later stage, and no explicit constraint puts r
-// first.
+// events: w is not in a later stage, and no constraint (its own or its
+// sets', resolved by Build) puts r first.
 func readsAfter(w, r *entry) bool {
-	return w.stage <= r.stage && !slices.Contains(r.before, w.name) && !slices.Contains(w.after, r.name)
+	return w.stage <= r.stage && !slices.Contains(r.runBefore, w.name) && !slices.Contains(w.runAfter, r.name)
 }
 
 // eventAfter appends to after the names of the systems that r must run

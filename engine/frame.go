@@ -2,7 +2,8 @@ package engine
 
 import "github.com/weft-engine/weft/jobs"
 
-// Frame is a system's view of the step, in Schedule and Merge.
+// Frame is a system's view of the step, in Schedule and Merge, and a run
+// condition's (RunIf), which may read it but starts nothing.
 type Frame struct {
 	e    *Engine
 	cur  *entry // the system whose Schedule or Merge runs
