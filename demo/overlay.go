@@ -245,8 +245,11 @@ func (o *overlay) systemRows(sum *engine.Summary) {
 	o.sys = o.sys[:0]
 	for i := range sum.Systems {
 		s := &sum.Systems[i]
-		o.sys = append(o.sys, sysRow{name: s.Name, sys: int32(i), span: s.Span.P50, work: s.Work.P50, ents: s.Entities.P50,
-			text: fmt.Sprintf("%6.2f %6.2f ms %6.0f", s.Span.P50, s.Work.P50, s.Entities.P50)})
+		text := fmt.Sprintf("%6.2f %6.2f ms %6.0f", s.Span.P50, s.Work.P50, s.Entities.P50)
+		if s.Skipped > 0 { // a run condition held in only some steps: medians alone would read as "free"
+			text = fmt.Sprintf("%6.2f %6.2f ms  ran %d/%d", s.Span.P99, s.Work.P99, s.Ran, s.Ran+s.Skipped)
+		}
+		o.sys = append(o.sys, sysRow{name: s.Name, sys: int32(i), span: s.Span.P50, work: s.Work.P50, ents: s.Entities.P50, text: text})
 		for _, m := range sum.Markers {
 			if int(m.System) == i {
 				o.sys = append(o.sys, sysRow{name: "  " + m.Name[len(s.Name)+1:], sys: -1, work: m.Time.P50,

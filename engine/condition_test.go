@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"strings"
 	"testing"
 
 	ark "github.com/mlange-42/ark/ecs"
@@ -60,6 +61,12 @@ func TestConditionSkipsAndDependentsRun(t *testing.T) {
 				assert.True(t, st.Systems[1].Ran)
 				assert.False(t, st.Systems[1].Skipped)
 			}
+			sum := e.Timings().Summary()
+			assert.Equal(t, [2]int{2, 5}, [2]int{sum.Systems[0].Ran, sum.Systems[0].Skipped}, "the window counts ran and skipped steps")
+			assert.Equal(t, [2]int{7, 0}, [2]int{sum.Systems[1].Ran, sum.Systems[1].Skipped})
+			var table strings.Builder
+			require.NoError(t, e.Timings().WriteTable(&table))
+			assert.Contains(t, table.String(), "skipped by a run condition in 5 of 7 steps (ran in 2)")
 			assert.Equal(t, []uint64{3, 6}, sched)
 			assert.Equal(t, []uint64{3, 6}, merged)
 			assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 7}, seen)

@@ -49,6 +49,10 @@ type SystemSummary struct {
 	Schedule, Span, Work, Merge Stat
 	Entities, Jobs              Stat
 	NsPerEntity                 float64 // median work per entity, in ns
+	// Ran and Skipped count the window's steps in which the system ran,
+	// and in which it was enabled but a run condition did not hold. The
+	// stats above are over every step of the window, skipped ones too.
+	Ran, Skipped int
 }
 
 // Summary computes the window's distributions. It reuses its buffers:
@@ -121,6 +125,12 @@ func (t *Timings) summarizeSystems(s *Summary) {
 		ss.Merge = t.stat(func(st *StepTimings) float64 { return ms(st.Systems[i].Merge) })
 		ss.Entities = t.stat(func(st *StepTimings) float64 { return float64(st.Systems[i].Entities) })
 		ss.Jobs = t.stat(func(st *StepTimings) float64 { return float64(st.Systems[i].Jobs) })
+		ss.Ran, ss.Skipped = 0, 0
+		for k := 0; k < t.n; k++ {
+			st := &t.ring[k].Systems[i]
+			ss.Ran += b2i(st.Ran)
+			ss.Skipped += b2i(st.Skipped)
+		}
 		ss.NsPerEntity = 0
 		if ss.Entities.P50 > 0 {
 			ss.NsPerEntity = ss.Work.P50 * 1e6 / ss.Entities.P50
@@ -215,6 +225,9 @@ func writeSystems(b *strings.Builder, s *Summary) {
 	fmt.Fprintf(b, "\n%-16s %-10s %8s %8s %8s %8s %8s %9s %6s %8s\n", "system", "stage", "sched", "span", "work", "work p99", "merge", "entities", "jobs", "ns/ent")
 	for i, ss := range s.Systems {
 		fmt.Fprintf(b, "%-16s %-10s %8.3f %8.3f %8.3f %8.3f %8.3f %9.0f %6.0f %8.1f\n", ss.Name, ss.Stage, ss.Schedule.P50, ss.Span.P50, ss.Work.P50, ss.Work.P99, ss.Merge.P50, ss.Entities.P50, ss.Jobs.P50, ss.NsPerEntity)
+		if ss.Skipped > 0 {
+			fmt.Fprintf(b, "  skipped by a run condition in %d of %d steps (ran in %d)\n", ss.Skipped, s.Steps, ss.Ran)
+		}
 		for _, m := range s.Markers {
 			if int(m.System) == i {
 				fmt.Fprintf(b, "  marker %-26s ms p50 %.3f p99 %.3f, spans p50 %.0f\n", m.Name, m.Time.P50, m.Time.P99, m.Calls.P50)
@@ -226,4 +239,11 @@ func writeSystems(b *strings.Builder, s *Summary) {
 			}
 		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

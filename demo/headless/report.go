@@ -61,6 +61,8 @@ type system struct {
 	Entities    float64 `json:"entities"` // p50
 	Jobs        float64 `json:"jobs"`     // p50
 	NsPerEntity float64 `json:"ns_per_entity"`
+	Ran         int     `json:"ran_steps"`     // steps of the window it ran in
+	Skipped     int     `json:"skipped_steps"` // steps a run condition skipped it
 }
 
 // stage is a stage's span per step.
@@ -133,7 +135,8 @@ func newReport(o options, g *game.Game, allocs float64) *report {
 		AllocsPerStep: allocs, Hash: fmt.Sprintf("%016x", g.Hash())}
 	for _, ss := range s.Systems {
 		r.Systems = append(r.Systems, system{Name: ss.Name, Stage: ss.Stage.String(), Schedule: toStat(ss.Schedule), Span: toStat(ss.Span),
-			Work: toStat(ss.Work), Merge: toStat(ss.Merge), Entities: ss.Entities.P50, Jobs: ss.Jobs.P50, NsPerEntity: ss.NsPerEntity})
+			Work: toStat(ss.Work), Merge: toStat(ss.Merge), Entities: ss.Entities.P50, Jobs: ss.Jobs.P50, NsPerEntity: ss.NsPerEntity,
+			Ran: ss.Ran, Skipped: ss.Skipped})
 	}
 	for i, st := range s.Stages {
 		r.Stages = append(r.Stages, stage{Name: engine.Stage(i).String(), Span: toStat(st)})
