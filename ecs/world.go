@@ -48,10 +48,11 @@ type World struct {
 	mu   sync.Mutex // guards errs: jobs report into it
 	errs []error
 
-	active []*Commands // EndFrame scratch
-	ids    []ark.ID
-	report Report
-	pb     playback
+	active   []*Commands  // EndFrame scratch
+	hashEnts []ark.Entity // Hash scratch
+	ids      []ark.ID
+	report   Report
+	pb       playback
 }
 
 type compInfo struct {
