@@ -96,3 +96,73 @@ func Example_expire() {
 	// step 2 entities 500 chunk jobs 4
 	// step 3 entities 250 chunk jobs 2
 }
+
+// Target is the entity that an entity follows.
+type Target struct{ Of ecs.Entity }
+
+// Swarm leaves a leader and three followers where a Lifetime runs out.
+type Swarm struct {
+	life   ecs.Reader[Lifetime]
+	target ecs.Component[Target]
+	lives  ecs.Component[Lifetime]
+	pass   *engine.Pass
+}
+
+func (s *Swarm) Name() string { return "swarm" }
+
+func (s *Swarm) Build(b *engine.Builder) error {
+	d := b.Decl()
+	s.life = ecs.Read[Lifetime](d)
+	s.target = ecs.NewComponent[Target](b.World()) // handles record commands
+	s.lives = ecs.NewComponent[Lifetime](b.World())
+	b.Commands()
+	s.pass = b.Chunks("hatch", ecs.NewQuery1(d, s.life), s.hatch)
+	return nil
+}
+
+func (s *Swarm) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
+
+func (s *Swarm) hatch(c *ecs.Chunk) {
+	cmds := c.Commands()
+	for _, l := range s.life.Column(c) {
+		if l.Left > 0 {
+			continue
+		}
+		leader := cmds.Spawn() // a placeholder until playback
+		s.lives.Add(cmds, leader, Lifetime{Left: 10})
+		for range 3 {
+			s.target.Add(cmds, cmds.Spawn(), Target{Of: leader}) // becomes the real leader
+		}
+	}
+}
+
+func Example_swarm() {
+	w := spawnLives(4) // lives of 0, 1, 2 and 3 seconds
+	eng, err := engine.New(w, engine.Config{Workers: 2, Batch: 1, FixedStep: time.Second})
+	if err != nil {
+		panic(err)
+	}
+	defer eng.Close()
+	if err := eng.Add(engine.Update, &Swarm{}); err != nil {
+		panic(err)
+	}
+	if err := eng.Build(); err != nil {
+		panic(err)
+	}
+	if _, err := eng.Step(time.Second); err != nil {
+		panic(err)
+	}
+	followers, err := w.Entities(ecs.NewComponent[Target](w))
+	if err != nil {
+		panic(err)
+	}
+	for e := range followers {
+		t, _ := ecs.Get[Target](w, e)
+		l, err := ecs.Get[Lifetime](w, t.Of)
+		fmt.Println(e, "follows", t.Of, "with", l.Left, "seconds left", err)
+	}
+	// Output:
+	// {7 0} follows {6 0} with 10 seconds left <nil>
+	// {8 0} follows {6 0} with 10 seconds left <nil>
+	// {9 0} follows {6 0} with 10 seconds left <nil>
+}
