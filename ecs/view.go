@@ -73,6 +73,17 @@ func (w *World) Entities(comps ...Comp) (iter.Seq[Entity], error) {
 	}, nil
 }
 
+// Count is the number of entities that have every component of comps
+// (every entity if there are none). It reads only table sizes, which no
+// job changes, so it may be called during a frame too. Executed only by
+// the owner.
+func (w *World) Count(comps ...Comp) int {
+	q := ark.NewUnsafeFilter(w.ark, idsOf(comps)...).Query()
+	n := q.Count()
+	q.Close()
+	return n
+}
+
 func idsOf(comps []Comp) []ark.ID {
 	ids := make([]ark.ID, len(comps))
 	for i, c := range comps {
