@@ -166,3 +166,84 @@ func Example_swarm() {
 	// {8 0} follows {6 0} with 10 seconds left <nil>
 	// {9 0} follows {6 0} with 10 seconds left <nil>
 }
+
+// Glow is a light some entities carry.
+type Glow struct{ Strength float64 }
+
+// Fade counts lifetimes down and dims the glow of those that have one.
+type Fade struct {
+	life ecs.Writer[Lifetime]
+	glow ecs.Writer[Glow]
+	pass *engine.Pass
+}
+
+func (s *Fade) Name() string { return "fade" }
+
+func (s *Fade) Build(b *engine.Builder) error {
+	d := b.Decl()
+	s.life, s.glow = ecs.Write[Lifetime](d), ecs.Write[Glow](d)
+	s.pass = b.Chunks("fade", ecs.NewQuery1(d, s.life, ecs.Optional(s.glow)), s.fade)
+	return nil
+}
+
+func (s *Fade) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
+
+func (s *Fade) fade(c *ecs.Chunk) {
+	life, glow := s.life.Column(c), s.glow.Column(c) // glow is nil where the table has no Glow
+	for i := range life {
+		life[i].Left--
+		if glow != nil {
+			glow[i].Strength /= 2
+		}
+	}
+}
+
+func Example_fade() {
+	w := spawnLives(8) // Lifetime 0, 1, 2, 3, 0, 1, 2, 3
+	glows := ecs.NewComponent[Glow](w)
+	add := w.NewCommands()
+	lit, err := w.Entities(ecs.NewComponent[Lifetime](w))
+	if err != nil {
+		panic(err)
+	}
+	for e := range lit {
+		if l, _ := ecs.Get[Lifetime](w, e); l.Left >= 2 {
+			glows.Add(add, e, Glow{Strength: 1})
+		}
+	}
+	if _, err := w.Apply(add); err != nil {
+		panic(err)
+	}
+	eng, err := engine.New(w, engine.Config{Workers: 2, Batch: 2})
+	if err != nil {
+		panic(err)
+	}
+	defer eng.Close()
+	if err := eng.Add(engine.Update, &Fade{}); err != nil {
+		panic(err)
+	}
+	if err := eng.Build(); err != nil {
+		panic(err)
+	}
+	if err := eng.Tick(); err != nil {
+		panic(err)
+	}
+	all, err := w.Entities(ecs.NewComponent[Lifetime](w))
+	if err != nil {
+		panic(err)
+	}
+	for e := range all {
+		l, _ := ecs.Get[Lifetime](w, e)
+		g, err := ecs.Get[Glow](w, e)
+		fmt.Println(e, l.Left, g.Strength, err == nil)
+	}
+	// Output:
+	// {2 0} -1 0 false
+	// {3 0} 0 0 false
+	// {6 0} -1 0 false
+	// {7 0} 0 0 false
+	// {4 0} 1 0.5 true
+	// {5 0} 2 0.5 true
+	// {8 0} 1 0.5 true
+	// {9 0} 2 0.5 true
+}
