@@ -15,10 +15,9 @@ import (
 // replaces it with the real entity (see playback.go for what it reaches).
 type Commands struct {
 	w           *World
-	d           *Decl // nil for the owner's buffers
-	seq, index  int   // playback rank after the system's order: query (-1 for system buffers), chunk or job
-	id, uses    uint32
-	tag         uint32
+	d           *Decl  // nil for the owner's buffers
+	seq, index  int    // playback rank after the system's order: query (-1 for system buffers), chunk or job
+	tag         uint32 // of its placeholders, for this use
 	cmds        []command
 	stores      []store    // values, by Ark component ID index
 	spawnValues []resetter // Spawner values, by spawner index
@@ -72,20 +71,18 @@ func (s *values[T]) reset() {
 }
 
 func (w *World) newCommands(d *Decl, seq, index int) *Commands {
-	w.bufs++
-	b := &Commands{w: w, d: d, seq: seq, index: index, id: uint32(w.bufs)}
+	b := &Commands{w: w, d: d, seq: seq, index: index}
 	b.retag()
 	return b
 }
 
 // retag gives b's placeholders a new tag for each use, from the world's
 // count of uses: tags of the buffers of one playback differ unless
-// 2^tagBits uses passed between their tagging, and a placeholder kept
+// 2^tagBits-1 uses passed between their tagging, and a placeholder kept
 // from an earlier use is refused. Executed only by the owner.
 func (b *Commands) retag() {
-	b.uses++
 	b.w.tags++
-	b.tag = b.w.tags & tagMask
+	b.tag = b.w.tags % tagMask // never tagMask: with the last number, Ark's wildcard entity {1, MaxUint32}
 }
 
 // compare orders buffers for playback: (system order, query, chunk).

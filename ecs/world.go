@@ -36,7 +36,6 @@ type World struct {
 
 	decls    []*Decl
 	spawners []batchSpawner
-	bufs     int    // Commands buffers made
 	tags     uint32 // buffer uses started, for their placeholders' tags
 
 	inFrame bool
