@@ -190,3 +190,33 @@ func leaderWorld(t *testing.T, workers, batch int) string {
 	require.NoError(t, err)
 	return fmt.Sprintf("%x %s", hash, dump(w))
 }
+
+// Playback does not look into slices: a placeholder there stays one, and
+// every later use through ecs reports it (WEFT-E009), never a dead ID
+// taken for a live one.
+func TestPlaceholderInSliceIsReported(t *testing.T) {
+	type squad struct{ Members []Entity }
+	w := NewWorld(Options{})
+	sc := NewComponent[squad](w)
+	b := w.NewCommands()
+	m := b.Spawn()
+	sc.Add(b, b.Spawn(), squad{Members: []Entity{m}})
+	r, err := w.Apply(b)
+	require.NoError(t, err)
+	require.Empty(t, r.Problems)
+	seq, err := w.Entities(sc)
+	require.NoError(t, err)
+	for e := range seq {
+		s, err := Get[squad](w, e)
+		require.NoError(t, err)
+		kept := s.Members[0]
+		assert.True(t, isPlaceholder(kept), "not resolved: documented")
+		_, err = Get[pos](w, kept)
+		assert.ErrorIs(t, err, ErrUnresolved)
+		b.Despawn(kept)
+	}
+	r, err = w.Apply(b)
+	require.NoError(t, err)
+	require.Len(t, r.Problems, 1)
+	assert.Equal(t, CodeUnresolved, r.Problems[0].Code)
+}
