@@ -1,7 +1,6 @@
 package systems_test
 
 import (
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -132,18 +131,10 @@ func (s *scene) hash(t testing.TB) uint64 {
 	world, err := w.Hash(ecs.NewComponent[systems.Position](w), ecs.NewComponent[systems.Velocity](w),
 		ecs.NewComponent[systems.Sprite](w), ecs.NewComponent[systems.Look](w))
 	require.NoError(t, err)
-	h := fnv.New64a()
-	var buf [8]byte
-	put := func(v uint64) {
-		for i := range buf {
-			buf[i] = byte(v >> (8 * i))
-		}
-		h.Write(buf[:])
+	h := world
+	for _, it := range s.eng.Snapshot().Items { // FNV-style mixing of the draw list
+		h = (h ^ it.Entity) * 0x100000001b3
+		h = (h ^ math.Float64bits(it.X)) * 0x100000001b3
 	}
-	put(world)
-	for _, it := range s.eng.Snapshot().Items {
-		put(it.Entity)
-		put(math.Float64bits(it.X))
-	}
-	return h.Sum64()
+	return h
 }
