@@ -88,7 +88,7 @@ vet: deps-build
 	cd bench && go vet ./...
 
 run: deps-build
-	go run $(RUN)
+	go run $(RUN) $(ARGS)
 
 # W1 runs alone with its own -benchtime; benchtable reads both runs.
 bench:

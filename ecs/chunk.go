@@ -17,6 +17,7 @@ type Chunk struct {
 	index, table int
 	start, end   int
 	worker       int
+	inOrder      bool // one job runs every chunk of the pass (JobInOrder)
 }
 
 // Index is the chunk's position among its query's chunks this frame.

@@ -16,8 +16,9 @@ const (
 	CodeBadCommand   Code = "WEFT-E006" // commands on dead entities or missing components were skipped
 	CodeBadArgument  Code = "WEFT-E007" // a call out of its order (Prepare outside a frame, ...) or an invalid argument
 	CodeNoResource   Code = "WEFT-E008" // a system declares a resource the world does not have
-	CodeUnresolved   Code = "WEFT-E009" // a Spawn placeholder that playback could not resolve to its entity
-	CodeNotFound     Code = "WEFT-E010" // an owner read of an entity that is not alive or lacks the component
+	CodeRacyWrite    Code = "WEFT-E009" // a resource or write-lookup write from where other jobs may run at the same time
+	CodeUnresolved   Code = "WEFT-E010" // a Spawn placeholder that playback could not resolve to its entity
+	CodeNotFound     Code = "WEFT-E011" // an owner read of an entity that is not alive or lacks the component
 )
 
 // Error is the one error type of package ecs. errors.As(err, &e) gives the
@@ -39,6 +40,7 @@ var (
 	ErrBadCommand   = &Error{Code: CodeBadCommand}
 	ErrBadArgument  = &Error{Code: CodeBadArgument}
 	ErrNoResource   = &Error{Code: CodeNoResource}
+	ErrRacyWrite    = &Error{Code: CodeRacyWrite}
 	ErrUnresolved   = &Error{Code: CodeUnresolved}
 	ErrNotFound     = &Error{Code: CodeNotFound}
 )

@@ -50,6 +50,7 @@ type queryBase struct {
 	chunks []Chunk
 	bufs   []*Commands // by chunk index
 	batch  int
+	resets []func(n int) // the query's reductions, zeroed for n chunks by prepare
 }
 
 type tableView struct {
@@ -107,6 +108,9 @@ func (q *queryBase) prepare(batch int) (int, error) {
 	q.w.queries = append(q.w.queries, q)
 	q.tables, q.chunks, q.batch = q.tables[:0], q.chunks[:0], batch
 	q.fill()
+	for _, r := range q.resets {
+		r(len(q.chunks))
+	}
 	for len(q.bufs) < len(q.chunks) {
 		q.bufs = append(q.bufs, q.w.newCommands(q.d, q.seq, len(q.bufs)))
 	}
@@ -178,33 +182,52 @@ func (q *queryBase) addTable(ents []ark.Entity, cols [maxCols]unsafe.Pointer) {
 	}
 }
 
-// job is the body of a chunk job: chunk ctx.Label().Chunk, run by fn, and
-// in checked mode its read-only columns verified unchanged afterwards.
+// job is the body of a chunk job: chunk ctx.Label().Chunk, run by fn.
 // Executed by whichever worker runs the job; it touches only its chunk.
 // It reads the chunk list that Prepare wrote on the owner: scheduling the
 // job after Prepare publishes it (the pool's queues are synchronised).
 func (q *queryBase) job(fn func(c *Chunk)) jobs.Func {
 	return func(ctx *jobs.Ctx) {
-		c := &q.chunks[ctx.Label().Chunk]
-		c.worker = ctx.Worker()
-		if !checksCompiled || !q.w.checks {
-			fn(c)
-			return
+		q.run(&q.chunks[ctx.Label().Chunk], ctx.Worker(), false, fn)
+	}
+}
+
+// JobInOrder is the body of one job that runs fn on every chunk of the
+// frame, in chunk order: schedule it as a single job (jobs.Schedule, or
+// jobs.ParallelFor(job, 1, 1)). Its chunks may write what many jobs at
+// once could not: a resource (ResWriter.In), a write lookup
+// (LookupWriter.Get). Executed by whichever worker runs the job, after
+// Prepare.
+func (q *queryBase) JobInOrder(fn func(c *Chunk)) jobs.Func {
+	return func(ctx *jobs.Ctx) {
+		for i := range q.chunks {
+			q.run(&q.chunks[i], ctx.Worker(), true, fn)
 		}
-		var sums [maxCols]uint64
-		for i := range q.cols {
-			if q.cols[i].mode == safety.Read {
-				sums[i] = c.sum(i)
-			}
-		}
+	}
+}
+
+// run runs fn on chunk c for participant worker; inOrder says that one
+// job runs every chunk. In checked mode the chunk's read-only columns are
+// verified unchanged afterwards. Executed only by the job that owns c.
+func (q *queryBase) run(c *Chunk, worker int, inOrder bool, fn func(c *Chunk)) {
+	c.worker, c.inOrder = worker, inOrder
+	if !checksCompiled || !q.w.checks {
 		fn(c)
-		for i := range q.cols {
-			if q.cols[i].mode == safety.Read && sums[i] != c.sum(i) {
-				name := q.w.names[q.cols[i].id.Index()]
-				q.w.fail(errorf(CodeReadModified, q.d.name, name,
-					"system %q changed %s in chunk %d (rows %d..%d of table %d), which it declared read-only; declare it with ecs.Write[%s] or stop writing to it",
-					q.d.name, name, c.index, c.start, c.end, c.table, name))
-			}
+		return
+	}
+	var sums [maxCols]uint64
+	for i := range q.cols {
+		if q.cols[i].mode == safety.Read {
+			sums[i] = c.sum(i)
+		}
+	}
+	fn(c)
+	for i := range q.cols {
+		if q.cols[i].mode == safety.Read && sums[i] != c.sum(i) {
+			name := q.w.names[q.cols[i].id.Index()]
+			q.w.fail(errorf(CodeReadModified, q.d.name, name,
+				"system %q changed %s in chunk %d (rows %d..%d of table %d), which it declared read-only; declare it with ecs.Write[%s] or stop writing to it",
+				q.d.name, name, c.index, c.start, c.end, c.table, name))
 		}
 	}
 }

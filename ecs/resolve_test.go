@@ -9,9 +9,8 @@ import (
 	"github.com/weft-engine/weft/jobs"
 )
 
-// target refers to another entity; links nests entities in an array and
-// a struct.
-type target struct{ Of Entity }
+// links nests entities in an array and a struct (target, of
+// lookup_test.go, refers to one).
 type links struct {
 	Pair [2]Entity
 	In   struct {
@@ -192,7 +191,7 @@ func leaderWorld(t *testing.T, workers, batch int) string {
 }
 
 // Playback does not look into slices: a placeholder there stays one, and
-// every later use through ecs reports it (WEFT-E009), never a dead ID
+// every later use through ecs reports it (WEFT-E010), never a dead ID
 // taken for a live one.
 func TestPlaceholderInSliceIsReported(t *testing.T) {
 	type squad struct{ Members []Entity }

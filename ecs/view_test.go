@@ -24,7 +24,7 @@ func TestGet(t *testing.T) {
 	assert.Equal(t, health{HP: 100}, hp)
 	_, err = Get[tag](w, e)
 	assert.ErrorIs(t, err, ErrNotFound)
-	assert.EqualError(t, err, "ecs: WEFT-E010: ecs.Get[ecs.tag] of entity {4 0}, which has no ecs.tag")
+	assert.EqualError(t, err, "ecs: WEFT-E011: ecs.Get[ecs.tag] of entity {4 0}, which has no ecs.tag")
 	type unregistered struct{}
 	_, err = Get[unregistered](w, e)
 	assert.ErrorIs(t, err, ErrNotFound)
@@ -44,7 +44,7 @@ func TestGet(t *testing.T) {
 	_, err = w.Apply(b)
 	require.NoError(t, err)
 	_, err = Get[health](w, e)
-	assert.EqualError(t, err, "ecs: WEFT-E010: ecs.Get[ecs.health] of entity {4 0}, which is not alive (despawned, or never spawned)")
+	assert.EqualError(t, err, "ecs: WEFT-E011: ecs.Get[ecs.health] of entity {4 0}, which is not alive (despawned, or never spawned)")
 }
 
 // Leaving a range loop early unlocks the world.

@@ -234,6 +234,14 @@ func (w *World) Apply(b *Commands) (*Report, error) {
 	return &w.report, nil
 }
 
+// refuse records err, found inside a job or a frame, for EndFrame and
+// panics with it: the pool reports the job failed, the engine the
+// Schedule. Any goroutine may call it.
+func (w *World) refuse(err *Error) {
+	w.fail(err)
+	panic(err)
+}
+
 // fail records an error found inside a job, for EndFrame. Any goroutine
 // may call it; the mutex orders it before EndFrame's read.
 func (w *World) fail(err *Error) {

@@ -9,7 +9,7 @@
 // and every System, Merger and Exclusive method, is executed only by the
 // owner. The pool adds worker goroutines; they run jobs only: the bodies
 // of passes (Builder.Chunks, Builder.Range), each on its own chunk or
-// range. The owner runs jobs too, while it waits for a segment's jobs.
+// range, or Builder.ChunksInOrder, one job over every chunk. The owner runs jobs too, while it waits for a segment's jobs.
 // Any other goroutine is a guest: it may read what the owner hands it
 // once the owner is done with it, but it calls no Engine method and must
 // not read the Snapshot while the owner steps.
