@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/ecs"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -81,9 +81,12 @@ func TestBurstAtCursor(t *testing.T) {
 	require.NoError(t, g.Tick())
 	near, far := 0, 0.0
 	seen := map[systems.Position]bool{}
-	q := ecs.NewFilter1[systems.Position](g.Engine().World().Ark()).Query()
-	for q.Next() {
-		p := *q.Get()
+	w := g.Engine().World()
+	bodies, err := w.Entities(ecs.NewComponent[systems.Position](w))
+	require.NoError(t, err)
+	for e := range bodies {
+		p, err := ecs.Get[systems.Position](w, e)
+		require.NoError(t, err)
 		if d := math.Hypot(p.X-cx, p.Y-cy); d < 60 {
 			near++
 			far = max(far, d)
