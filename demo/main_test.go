@@ -113,7 +113,7 @@ func TestGame(t *testing.T) {
 	for _, r := range ov.sys {
 		rows = append(rows, r.name)
 	}
-	assert.Equal(t, []string{"lifetime", "  respawn", "  respawned", "physics", "anim", "cull"}, rows, "systems, markers and counters")
+	assert.Equal(t, []string{"lifetime", "  respawn", "  respawned", "seek", "physics", "landing", "anim", "sparks", "cull", "fountain"}, rows, "systems, markers and counters")
 }
 
 func distinct(img image.Image, r image.Rectangle) int {
@@ -220,7 +220,7 @@ func TestTraceAndFreeze(t *testing.T) {
 	for l := range lanes {
 		assert.Contains(t, []int{0, 1}, l, "the owner's or the worker's lane")
 	}
-	for _, sys := range []string{"lifetime", "physics", "anim", "cull"} {
+	for _, sys := range []string{"lifetime", "physics", "landing", "anim", "sparks", "cull"} {
 		found := false
 		for n := range names {
 			found = found || strings.HasPrefix(n, sys+".")

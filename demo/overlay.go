@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -44,6 +45,7 @@ const helpText = `keys and clicks
   C            safety and ecs checks on / off
   B            batch size: 64, 256, 1024, 4096
   Space, click a burst of bodies at the cursor
+  J            fountain on / off (it runs every 30 steps while on)
   P            pause / resume;  N  one step while paused
   O, Tab       overlay on / off
   F            freeze the timeline on this step (hover its boxes)
@@ -222,8 +224,9 @@ func (o *overlay) texts(w *window, fps, tps float64) {
 	if e.Checks() {
 		safety = "on"
 	}
-	o.top2 = fmt.Sprintf("step ms p50 %.2f p95 %.2f p99 %.2f   TPS %.1f   entities %d  visible %d  jobs/step %.0f  workers %d %s  safety %s  batch %d   allocs/step %d  GC pauses %d (longest <= %.2f ms)",
-		sum.Total.P50, sum.Total.P95, sum.Total.P99, tps, w.g.Len(), w.g.Visible(), sum.Jobs.P50, e.Workers(), mode, safety, e.Batch(), m.stepAllocs, m.pauses, m.longest*1e3)
+	_, landings := w.g.Landings()
+	o.top2 = fmt.Sprintf("step ms p50 %.2f p95 %.2f p99 %.2f   TPS %.1f   entities %d  visible %d  landings %d  jobs/step %.0f  workers %d %s  safety %s  batch %d   allocs/step %d  GC pauses %d (longest <= %.2f ms)",
+		sum.Total.P50, sum.Total.P95, sum.Total.P99, tps, w.g.Len(), w.g.Visible(), landings, sum.Jobs.P50, e.Workers(), mode, safety, e.Batch(), m.stepAllocs, m.pauses, m.longest*1e3)
 	o.scale = o.graphScale()
 	o.graphHead = fmt.Sprintf("steps: bars step, line frame ms (0-%.0f); red %.1f; magenta GC", o.scale, o.budget)
 	o.frameText = fmt.Sprintf("frame p50 %.1f ms: update, draw, overlay, GC, present/wait", f.frame)
@@ -338,7 +341,7 @@ func (o *overlay) draw(screen *ebiten.Image, w *window, fps, tps float64) {
 // drawHelp shows the list of keys (H), with the overlay on or off.
 func (o *overlay) drawHelp(screen *ebiten.Image) {
 	o.sh.begin(screen)
-	o.sh.rect(panelW+20, topH+30, 460, 12*lineH+12, colPanel)
+	o.sh.rect(panelW+20, topH+30, 460, float32(strings.Count(helpText, "\n")+1)*lineH+12, colPanel) // as tall as the text
 	o.sh.flush()
 	ebitenutil.DebugPrintAt(screen, helpText, panelW+28, topH+36)
 }

@@ -114,6 +114,7 @@ func readKeys() game.Keys {
 		Checks:      pressed(ebiten.KeyC),
 		Batch:       pressed(ebiten.KeyB),
 		Burst:       pressed(ebiten.KeySpace),
+		Fountain:    pressed(ebiten.KeyJ),
 		Pause:       pressed(ebiten.KeyP),
 		Step:        pressed(ebiten.KeyN, ebiten.KeyPeriod),
 		Overlay:     pressed(ebiten.KeyO, ebiten.KeyTab),
@@ -193,6 +194,9 @@ func (w *window) Update() error {
 	}
 	in := w.readInput()
 	in.Click = in.Click || act.Burst
+	if act.Fountain {
+		w.g.SetFountain(!w.g.FountainOn())
+	}
 	w.g.HandleInput(in)
 	if act.Trace {
 		w.tr.start(e)

@@ -26,7 +26,9 @@ type Decl struct {
 	bufs   []*Commands // system-level buffers, by job
 	res    []resource  // the resources it declared, checked by Err
 
-	lookups []safety.Key // the components it declared through lookups
+	lookups      []safety.Key // the components it declared through lookups
+	emits, reads []safety.Key // event streams it emits and reads
+	emitters     []emitter    // its emissions, sized by its queries
 }
 
 // resource is a declared resource: its type and whether the world has it.
@@ -65,6 +67,9 @@ func (g declGlue) SetOrder(order int) { g.d.order = order }
 // lookups (ReadLookup, WriteLookup): it reaches them in any row, not only
 // in its chunk's.
 func (g declGlue) Lookups(dst []safety.Key) []safety.Key { return append(dst, g.d.lookups...) }
+
+// Events are the keys of the event streams the system emits and reads.
+func (g declGlue) Events() (emits, reads []safety.Key) { return g.d.emits, g.d.reads }
 
 // Access is the union of the declarations, for safety.Tracker.
 func (d *Decl) Access() *safety.Access { return &d.access }
@@ -153,7 +158,9 @@ func (r Reader[T]) Column(c *Chunk) []T { return columnOf[T](c, &r.t) }
 
 // Column is the chunk's rows of T. Its capacity ends at the chunk's end,
 // so appending cannot reach other rows. It is nil for an Optional column
-// that the chunk's table lacks. Executed only by the job that owns c.
+// that the chunk's table lacks. A watched component (Changed, Added) is
+// marked written in the chunk's blocks. Executed only by the job that owns
+// c.
 func (w Writer[T]) Column(c *Chunk) []T { return columnOf[T](c, &w.t) }
 
 func columnOf[T any](c *Chunk, t *token) []T {

@@ -69,6 +69,9 @@ func (c *Chunk) column(t *token) unsafe.Pointer {
 		if base == nil { // an optional column the table lacks
 			return nil
 		}
+		if v := q.tables[c.table].vers[i]; v != nil && t.mode == safety.Write {
+			v.mark(c.start, c.end, q.tick)
+		}
 		return unsafe.Add(base, uintptr(c.start)*col.size)
 	}
 	if t.d != q.d {

@@ -26,6 +26,13 @@
 // over every chunk (JobInOrder); sums go through a Reduction, one
 // partial value per chunk, combined on the owner in chunk order.
 //
+// Systems also talk through events ([Emit], [ReadEvents]: per-chunk
+// buffers, read as one slice by the readers; package engine orders readers
+// after emitters and starts each step's streams), and a query can keep only
+// the rows where a component changed ([Changed], [Added]: versions per
+// block of 64 rows of a table, marked by [Writer.Column], commands and
+// structural moves).
+//
 // Jobs touch Ark only to read through lookups: the owner takes every
 // table's column slices while preparing chunks, and the guard query keeps
 // them valid until EndFrame.

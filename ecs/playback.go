@@ -151,15 +151,20 @@ func (w *World) playOnEntity(b *Commands, i int) bool {
 		w.ark.RemoveEntity(e)
 		return true
 	case opAdd:
-		if !u.HasUnchecked(e, c.id) {
+		had := u.HasUnchecked(e, c.id)
+		if !had {
 			w.ids = append(w.ids[:0], c.id)
 			u.Add(e, w.ids...)
 		}
+		w.setValue(b, c, e)
+		w.touch(e, c.id, !had)
 	case opSet:
 		if !u.HasUnchecked(e, c.id) {
 			w.problem(CodeBadCommand, "the entity has no "+w.names[c.id.Index()]+"; add it first")
 			return false
 		}
+		w.setValue(b, c, e)
+		w.touch(e, c.id, false)
 	case opRemove:
 		if !u.HasUnchecked(e, c.id) {
 			w.problem(CodeBadCommand, "the entity has no "+w.names[c.id.Index()]+" to remove")
@@ -167,9 +172,7 @@ func (w *World) playOnEntity(b *Commands, i int) bool {
 		}
 		w.ids = append(w.ids[:0], c.id)
 		u.Remove(e, w.ids...)
-		return true
 	}
-	w.setValue(b, c, e)
 	return true
 }
 

@@ -15,12 +15,14 @@ const maxCols = 8
 
 // Filter is a query option: With and Without narrow the query to entities
 // with or without a component, which gets no column and needs no
-// declaration; Optional adds a column that tables may lack.
+// declaration; Changed and Added (changed.go) to the rows where a declared
+// component changed; Optional adds a column that tables may lack.
 type Filter struct {
-	comp ark.Comp
-	with bool
-	opt  bool
-	col  token // Optional's
+	comp  ark.Comp
+	with  bool
+	opt   bool  // Optional
+	watch uint8 // Changed, Added (changed.go)
+	tok   token // their token, or Optional's
 }
 
 // With keeps the entities that have T.
@@ -33,7 +35,7 @@ func Without[T any]() Filter { return Filter{comp: ark.C[T]()} }
 // matches the same entities as without it, and in a chunk of a table
 // without T, c.Column(chunk) is nil. The token declares its read or write
 // of T like any column's, so the safety checks see it wherever T is.
-func Optional[T any](c Col[T]) Filter { return Filter{opt: true, col: c.token()} }
+func Optional[T any](c Col[T]) Filter { return Filter{opt: true, tok: c.token()} }
 
 // queryBase is the arity-independent part of a query: its columns, its
 // chunks of the current frame and their command buffers.
@@ -51,11 +53,16 @@ type queryBase struct {
 	bufs   []*Commands // by chunk index
 	batch  int
 	resets []func(n int) // the query's reductions, zeroed for n chunks by prepare
+
+	watches    []watch    // change filters (changed.go)
+	tick, last uint64     // this Prepare's tick, the last one's
+	scratch    [][]uint64 // the filters' versions of the table being cut
 }
 
 type tableView struct {
 	ents []ark.Entity
 	cols [maxCols]unsafe.Pointer
+	vers [maxCols]*colVers // of watched written columns, to mark
 }
 
 // init checks the column tokens, which must be d's own: a query can only
@@ -64,13 +71,16 @@ type tableView struct {
 func (q *queryBase) init(d *Decl, filters []Filter, cols ...token) (with, without []ark.Comp) {
 	q.w, q.d, q.seq, q.nreq = d.w, d, d.nq, len(cols)
 	d.nq++
+	for _, e := range d.emitters {
+		e.queries(d.nq)
+	}
 	if d.w.inFrame {
 		d.fail(d.w.lockedErr("building a query of system " + d.name))
 	}
 	for _, f := range filters {
 		switch {
 		case f.opt:
-			cols = append(cols, f.col)
+			cols = append(cols, f.tok)
 		case f.with:
 			with = append(with, f.comp)
 		default:
@@ -107,12 +117,18 @@ func (q *queryBase) prepare(batch int) (int, error) {
 	q.frame = q.w.frame
 	q.w.queries = append(q.w.queries, q)
 	q.tables, q.chunks, q.batch = q.tables[:0], q.chunks[:0], batch
+	q.w.ticks++
+	q.tick = q.w.ticks
 	q.fill()
 	for _, r := range q.resets {
 		r(len(q.chunks))
 	}
+	q.last = q.tick
 	for len(q.bufs) < len(q.chunks) {
 		q.bufs = append(q.bufs, q.w.newCommands(q.d, q.seq, len(q.bufs)))
+	}
+	for _, e := range q.d.emitters {
+		e.grow(q.seq, len(q.chunks))
 	}
 	return len(q.chunks), nil
 }
@@ -175,10 +191,15 @@ func (q *queryBase) addTable(ents []ark.Entity, cols [maxCols]unsafe.Pointer) {
 			cols[k] = q.w.unsafe.GetUnchecked(ents[0], id)
 		}
 	}
-	t := len(q.tables)
-	q.tables = append(q.tables, tableView{ents: ents, cols: cols})
-	for lo := 0; lo < len(ents); lo += q.batch {
-		q.chunks = append(q.chunks, Chunk{q: q, index: len(q.chunks), table: t, start: lo, end: min(lo+q.batch, len(ents))})
+	tv := q.versions(ents)
+	q.tables = append(q.tables, tableView{ents: ents, cols: cols, vers: q.markers(tv)})
+	q.cut(len(q.tables)-1, tv, len(ents))
+}
+
+// addChunks cuts rows [lo, hi) of table t into chunks of at most batch rows.
+func (q *queryBase) addChunks(t, lo, hi int) {
+	for ; lo < hi; lo += q.batch {
+		q.chunks = append(q.chunks, Chunk{q: q, index: len(q.chunks), table: t, start: lo, end: min(lo+q.batch, hi)})
 	}
 }
 

@@ -25,6 +25,7 @@ type Query1[A any] struct {
 func NewQuery1[A any](d *Decl, ca Col[A], filters ...Filter) *Query1[A] {
 	q := &Query1[A]{}
 	with, without := q.init(d, filters, ca.token())
+	q.watchFilters(filters)
 	q.f = ark.NewFilter1[A](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk
@@ -65,6 +66,7 @@ type Query2[A, B any] struct {
 func NewQuery2[A, B any](d *Decl, ca Col[A], cb Col[B], filters ...Filter) *Query2[A, B] {
 	q := &Query2[A, B]{}
 	with, without := q.init(d, filters, ca.token(), cb.token())
+	q.watchFilters(filters)
 	q.f = ark.NewFilter2[A, B](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk
@@ -105,6 +107,7 @@ type Query3[A, B, C any] struct {
 func NewQuery3[A, B, C any](d *Decl, ca Col[A], cb Col[B], cc Col[C], filters ...Filter) *Query3[A, B, C] {
 	q := &Query3[A, B, C]{}
 	with, without := q.init(d, filters, ca.token(), cb.token(), cc.token())
+	q.watchFilters(filters)
 	q.f = ark.NewFilter3[A, B, C](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk
@@ -145,6 +148,7 @@ type Query4[A, B, C, D any] struct {
 func NewQuery4[A, B, C, D any](d *Decl, ca Col[A], cb Col[B], cc Col[C], cd Col[D], filters ...Filter) *Query4[A, B, C, D] {
 	q := &Query4[A, B, C, D]{}
 	with, without := q.init(d, filters, ca.token(), cb.token(), cc.token(), cd.token())
+	q.watchFilters(filters)
 	q.f = ark.NewFilter4[A, B, C, D](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk
@@ -185,6 +189,7 @@ type Query5[A, B, C, D, E any] struct {
 func NewQuery5[A, B, C, D, E any](d *Decl, ca Col[A], cb Col[B], cc Col[C], cd Col[D], ce Col[E], filters ...Filter) *Query5[A, B, C, D, E] {
 	q := &Query5[A, B, C, D, E]{}
 	with, without := q.init(d, filters, ca.token(), cb.token(), cc.token(), cd.token(), ce.token())
+	q.watchFilters(filters)
 	q.f = ark.NewFilter5[A, B, C, D, E](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk
@@ -225,6 +230,7 @@ type Query6[A, B, C, D, E, F any] struct {
 func NewQuery6[A, B, C, D, E, F any](d *Decl, ca Col[A], cb Col[B], cc Col[C], cd Col[D], ce Col[E], cf Col[F], filters ...Filter) *Query6[A, B, C, D, E, F] {
 	q := &Query6[A, B, C, D, E, F]{}
 	with, without := q.init(d, filters, ca.token(), cb.token(), cc.token(), cd.token(), ce.token(), cf.token())
+	q.watchFilters(filters)
 	q.f = ark.NewFilter6[A, B, C, D, E, F](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk
@@ -265,6 +271,7 @@ type Query7[A, B, C, D, E, F, G any] struct {
 func NewQuery7[A, B, C, D, E, F, G any](d *Decl, ca Col[A], cb Col[B], cc Col[C], cd Col[D], ce Col[E], cf Col[F], cg Col[G], filters ...Filter) *Query7[A, B, C, D, E, F, G] {
 	q := &Query7[A, B, C, D, E, F, G]{}
 	with, without := q.init(d, filters, ca.token(), cb.token(), cc.token(), cd.token(), ce.token(), cf.token(), cg.token())
+	q.watchFilters(filters)
 	q.f = ark.NewFilter7[A, B, C, D, E, F, G](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk
@@ -305,6 +312,7 @@ type Query8[A, B, C, D, E, F, G, H any] struct {
 func NewQuery8[A, B, C, D, E, F, G, H any](d *Decl, ca Col[A], cb Col[B], cc Col[C], cd Col[D], ce Col[E], cf Col[F], cg Col[G], ch Col[H], filters ...Filter) *Query8[A, B, C, D, E, F, G, H] {
 	q := &Query8[A, B, C, D, E, F, G, H]{}
 	with, without := q.init(d, filters, ca.token(), cb.token(), cc.token(), cd.token(), ce.token(), cf.token(), cg.token(), ch.token())
+	q.watchFilters(filters)
 	q.f = ark.NewFilter8[A, B, C, D, E, F, G, H](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk

@@ -47,6 +47,15 @@ type World struct {
 	mu   sync.Mutex // guards errs: jobs report into it
 	errs []error
 
+	streams     map[reflect.Type]any // event streams, *stream[T] by T
+	streamOrder []eventStream        // the same, in creation order
+	steps       uint64               // steps started (StartStep)
+
+	tables  map[tableKey]*tableVers // change versions (changed.go)
+	watched [256]bool               // components that change filters watch, by ID index
+	moves   uint64                  // structural changes seen by the observers
+	ticks   uint64                  // change ticks: one per Prepare and per commands' mark
+
 	active   []*Commands  // EndFrame scratch
 	hashEnts []ark.Entity // Hash scratch
 	ids      []ark.ID
@@ -67,8 +76,12 @@ func NewWorld(opts Options) *World {
 		seed:   maphash.MakeSeed(),
 		comps:  map[reflect.Type]compInfo{},
 		res:    map[reflect.Type]safety.Key{},
+
+		streams: map[reflect.Type]any{},
+		tables:  map[tableKey]*tableVers{},
 	}
 	w.unsafe = w.ark.Unsafe()
+	w.observeMoves()
 	w.all = ark.NewFilter0(w.ark)
 	return w
 }

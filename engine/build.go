@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/weft-engine/weft/internal/glue"
@@ -22,11 +23,17 @@ func (e *Engine) Build() error {
 	}
 	// Stage order first, registration order within a stage.
 	slices.SortStableFunc(e.sched.all, func(a, b *entry) int { return int(a.stage) - int(b.stage) })
-	if err := errors.Join(append(e.buildSystems(), e.checkStageOrder()...)...); err != nil {
+	errs := e.resolveSets()
+	errs = append(errs, e.buildSystems()...)
+	errs = append(errs, e.bindConditions()...)
+	if err := errors.Join(append(errs, e.resolveOrder()...)...); err != nil {
 		return err
 	}
 	plan, err := safety.Check(e.world.Registry(), e.safetySystems())
 	if err != nil {
+		if serr := e.setCycle(err); serr != nil {
+			return serr
+		}
 		return errorf(CodeSchedule, "", err, "the schedule does not validate; fix the systems named below")
 	}
 	if err := plan.NewAmbiguities(e.cfg.Allowlist); err != nil {
@@ -51,8 +58,8 @@ func (e *Engine) buildSystems() []error {
 		}
 		names[en.name] = true
 		if en.excl != nil {
-			if len(en.before)+len(en.after) > 0 {
-				errs = append(errs, errorf(CodeStageOrder, en.name, nil, "exclusive system %q has Before/After constraints; exclusive systems run at the start of their stage, in registration order: move it to another stage instead", en.name))
+			if ordered, via := orderedVia(en); ordered {
+				errs = append(errs, errorf(CodeStageOrder, en.name, nil, "exclusive system %q has Before/After constraints%s; exclusive systems run at the start of their stage, in registration order: move it to another stage instead", en.name, via))
 			}
 			e.sched.excl = append(e.sched.excl, en)
 			continue
@@ -69,28 +76,18 @@ func (e *Engine) buildSystems() []error {
 	return errs
 }
 
-// checkStageOrder reports Before/After constraints between parallel
-// systems that contradict the stage order. Executed only by the owner, in
-// Build, after buildSystems.
-func (e *Engine) checkStageOrder() []error {
-	byName := map[string]*entry{}
-	for _, en := range e.sched.all {
-		byName[en.name] = en // the last of a duplicate name, as reported by buildSystems
+// orderedVia reports whether exclusive en has Before/After constraints,
+// and, for the error, through which set if not its own.
+func orderedVia(en *entry) (ordered bool, via string) {
+	if len(en.before)+len(en.after) > 0 {
+		return true, ""
 	}
-	var errs []error
-	for _, en := range e.sched.par {
-		for _, n := range en.before {
-			if o := byName[n]; o != nil && o.excl == nil && o.stage < en.stage {
-				errs = append(errs, errorf(CodeStageOrder, en.name, nil, "system %q (%v) runs Before %q, which is in the earlier stage %v; drop the constraint or move one of them", en.name, en.stage, n, o.stage))
-			}
-		}
-		for _, n := range en.after {
-			if o := byName[n]; o != nil && o.excl == nil && o.stage > en.stage {
-				errs = append(errs, errorf(CodeStageOrder, en.name, nil, "system %q (%v) runs After %q, which is in the later stage %v; drop the constraint or move one of them", en.name, en.stage, n, o.stage))
-			}
+	for _, s := range en.setOf {
+		if len(s.before)+len(s.after) > 0 {
+			return true, fmt.Sprintf(" through set %q", s.name)
 		}
 	}
-	return errs
+	return false, ""
 }
 
 // adoptPlan puts the parallel systems in the plan's order and gives each
@@ -139,7 +136,8 @@ func (e *Engine) derive() {
 func (e *Engine) safetySystems() []safety.System {
 	out := make([]safety.System, len(e.sched.par))
 	for i, en := range e.sched.par {
-		out[i] = safety.System{Name: en.name, Decls: en.decl.Decls(), Stage: int(en.stage), Before: en.before, After: en.after}
+		after := e.eventAfter(en, slices.Clip(en.runAfter))
+		out[i] = safety.System{Name: en.name, Decls: en.decl.Decls(), Stage: int(en.stage), Before: en.runBefore, After: after}
 	}
 	return out
 }

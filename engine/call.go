@@ -26,3 +26,8 @@ func callRun(x Exclusive, w *ecs.World, t Time) (err error) {
 	defer recovered(&err)
 	return x.Run(w, t)
 }
+
+func callHolds(holds func(*Frame) bool, f *Frame) (ok bool, err error) {
+	defer recovered(&err)
+	return holds(f), nil
+}

@@ -62,7 +62,7 @@ func (e *Engine) chains() {
 		first := b.passes[0]
 		for _, pi := range b.preds {
 			a := e.sched.par[pi]
-			if a.seg != b.seg || len(a.passes) == 0 || e.waitsAnyway(b, a) {
+			if a.seg != b.seg || len(a.passes) == 0 || len(eventKeys(a, b)) > 0 || e.waitsAnyway(b, a) {
 				continue
 			}
 			last := a.passes[len(a.passes)-1]

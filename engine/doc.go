@@ -17,19 +17,29 @@
 // # A step
 //
 // Step runs whole fixed steps (Tick) from the real time it is given. A
-// step is cut into segments by exclusive systems. Each segment:
+// step first evaluates every run condition (RunIf, EveryN, WhileRes, of
+// systems and sets), once, on the owner; a system whose conditions do not
+// hold sits the step out and stands for its predecessors in the job
+// graph. A step is cut into segments by exclusive systems. Each segment:
 //
 //  1. runs its exclusive systems on the owner, the world unlocked;
 //  2. opens the world's frame (ecs.World.BeginFrame): from here until
 //     playback, the world's structure cannot change, so column slices
 //     stay valid while jobs use them;
 //  3. calls each system's Schedule in built order; Frame.Run turns a pass
-//     into jobs after the jobs its declared access must wait for;
+//     into jobs after the jobs its declared access must wait for (a query
+//     with a change filter, ecs.Changed or ecs.Added, first waits for the
+//     system's predecessors, so that the versions it reads are final);
 //  4. waits for every job, the owner helping;
 //  5. closes the frame: commands recorded by jobs play back in (system,
 //     chunk, sequence) order;
 //  6. calls Merge of each system whose jobs all succeeded, in built
 //     order: per-chunk outputs meet here, and the snapshot is built.
+//
+// Before the first segment, every event stream starts its step (ecs.Emit,
+// ecs.ReadEvents): the build ordered each reader after the emitters of its
+// stage and the stages before it, so it reads their events of this step,
+// and the events of the emitters after it from the step before.
 //
 // Then the snapshot is published and the timings recorded. Because jobs
 // touch only their own chunk and outputs, and everything that meets does

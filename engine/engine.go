@@ -55,6 +55,10 @@ type schedule struct {
 	plan           *safety.Plan     // safety's validation of the systems
 	explain        *Explain         // the built schedule as data
 	labels         map[string]*Pass // by label, to attribute traced jobs
+	sets           []*set           // in the order of Set
+	byName         map[string]*entry
+	setByName      map[string]*set
+	why            map[[2]string]Cause // explicit and set-derived order, by (first, then) name
 	built, tried   bool
 	addErr         []error // misuse found by Add, reported by Build
 	nseg           int     // segments per step: parts split by exclusive systems

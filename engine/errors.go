@@ -21,6 +21,11 @@ const (
 	CodeScheduleRun Code = "WEFT-G008" // a system's Schedule failed or panicked, or scheduling its jobs failed, in a step
 	CodeJob         Code = "WEFT-G009" // a job failed (panicked) or reported a misuse (ecs checks) in a step
 	CodeMerge       Code = "WEFT-G010" // a system's Merge or an exclusive system failed or panicked in a step
+	CodeUnknownSet  Code = "WEFT-G011" // InSet, or a set's Before/After, names no set (or system)
+	CodeSetStage    Code = "WEFT-G012" // a system is not in the stage of one of its sets
+	CodeNameClash   Code = "WEFT-G013" // a set has the name of a system or of another set
+	CodeSetCycle    Code = "WEFT-G014" // Before/After constraints through sets form a cycle
+	CodeCondition   Code = "WEFT-G015" // a run condition cannot hold (missing resource) or panicked
 )
 
 // Error is the one error type of package engine. errors.As gives the code;
@@ -44,6 +49,11 @@ var (
 	ErrScheduleRun = &Error{Code: CodeScheduleRun}
 	ErrJob         = &Error{Code: CodeJob}
 	ErrMerge       = &Error{Code: CodeMerge}
+	ErrUnknownSet  = &Error{Code: CodeUnknownSet}
+	ErrSetStage    = &Error{Code: CodeSetStage}
+	ErrNameClash   = &Error{Code: CodeNameClash}
+	ErrSetCycle    = &Error{Code: CodeSetCycle}
+	ErrCondition   = &Error{Code: CodeCondition}
 )
 
 func (e *Error) Error() string {

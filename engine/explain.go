@@ -19,13 +19,15 @@ type Explain struct {
 
 // ExplainSystem is one system of an Explain.
 type ExplainSystem struct {
-	Name      string   `json:"name"`
-	Stage     string   `json:"stage"`
-	Exclusive bool     `json:"exclusive,omitempty"`
-	Commands  bool     `json:"commands,omitempty"`
-	Reads     []string `json:"reads,omitempty"`
-	Writes    []string `json:"writes,omitempty"`
-	Lookups   []string `json:"lookups,omitempty"` // of Reads and Writes, those reached in any entity
+	Name       string   `json:"name"`
+	Stage      string   `json:"stage"`
+	Exclusive  bool     `json:"exclusive,omitempty"`
+	Commands   bool     `json:"commands,omitempty"`
+	Reads      []string `json:"reads,omitempty"`
+	Writes     []string `json:"writes,omitempty"`
+	Lookups    []string `json:"lookups,omitempty"`    // of Reads and Writes, those reached in any entity
+	Sets       []string `json:"sets,omitempty"`       // the sets it is in
+	Conditions []string `json:"conditions,omitempty"` // its run conditions, then its sets' ("ai: EveryN(30)")
 }
 
 // Edge is one edge of the system DAG: From runs before To, for Causes.
@@ -38,7 +40,7 @@ type Edge struct {
 // Cause is one reason for an edge.
 type Cause struct {
 	Kind CauseKind `json:"kind"`
-	Key  string    `json:"key,omitempty"` // the component or resource, for CauseConflict
+	Key  string    `json:"key,omitempty"` // the component or resource, for CauseConflict; the event stream, for CauseEvents
 	Text string    `json:"text"`
 }
 
@@ -48,10 +50,12 @@ type CauseKind string
 // The kinds of Cause.
 const (
 	CauseOrder    CauseKind = "order"    // an explicit Before or After
+	CauseSet      CauseKind = "set"      // a Before or After of a set, or naming a set
 	CauseConflict CauseKind = "conflict" // both systems touch Key and one writes it
 	CauseSync     CauseKind = "sync"     // an exclusive system or command playback splits the step
 	CauseChunks   CauseKind = "chunks"   // the later system's first pass chains chunk-wise onto the earlier one
 	CauseLookup   CauseKind = "lookup"   // a conflict on Key where one of the systems reaches it through a lookup (any entity)
+	CauseEvents   CauseKind = "events"   // the earlier system emits events, of type Key, that the later one reads
 )
 
 // Ambiguity is a conflicting pair ordered only by registration.
@@ -105,7 +109,11 @@ func (e *Engine) buildExplain() *Explain {
 
 // explainSystem describes one system and its declared access.
 func (e *Engine) explainSystem(en *entry) ExplainSystem {
-	s := ExplainSystem{Name: en.name, Stage: en.stage.String(), Exclusive: en.excl != nil, Commands: en.commands}
+	s := ExplainSystem{Name: en.name, Stage: en.stage.String(), Exclusive: en.excl != nil, Commands: en.commands, Sets: en.sets}
+	s.Conditions = conditionNames(en.conds, "", nil)
+	for _, st := range en.setOf {
+		s.Conditions = conditionNames(st.conds, st.name+": ", s.Conditions)
+	}
 	if en.decl == nil {
 		return s
 	}
@@ -128,14 +136,14 @@ func (e *Engine) explainSystem(en *entry) ExplainSystem {
 // DAG; ambiguous reports that only registration orders them.
 func (e *Engine) edgeCauses(a, b *entry, ambiguous bool) []Cause {
 	var cs []Cause
-	if slices.Contains(b.after, a.name) {
-		cs = append(cs, Cause{Kind: CauseOrder, Text: fmt.Sprintf("%s is After %s", b.name, a.name)})
-	} else if slices.Contains(a.before, b.name) {
-		cs = append(cs, Cause{Kind: CauseOrder, Text: fmt.Sprintf("%s is Before %s", a.name, b.name)})
+	if c, ok := e.sched.why[[2]string{a.name, b.name}]; ok {
+		cs = append(cs, c)
 	}
+	explicit := len(cs) > 0
+	cs = append(cs, e.eventCauses(a, b)...)
 	why := "stage order"
 	switch {
-	case len(cs) > 0:
+	case explicit:
 		why = "explicit order"
 	case a.stage == b.stage && ambiguous:
 		why = "registration order only: ambiguous"

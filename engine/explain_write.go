@@ -37,6 +37,12 @@ func (x *Explain) WriteText(w io.Writer) error {
 		if len(s.Lookups) > 0 {
 			fmt.Fprintf(&b, " looks up %s;", strings.Join(s.Lookups, ", "))
 		}
+		if len(s.Sets) > 0 {
+			fmt.Fprintf(&b, " in sets %s;", strings.Join(s.Sets, ", "))
+		}
+		if len(s.Conditions) > 0 {
+			fmt.Fprintf(&b, " runs if %s;", strings.Join(s.Conditions, " and "))
+		}
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "edges:\n")

@@ -16,14 +16,35 @@ import (
 
 func noop(p []pos) {}
 
+// buildCase is a schedule that fails Build with code (and cause, if set),
+// and an error text containing text.
+type buildCase struct {
+	name  string
+	add   func(t *testing.T, e *engine.Engine)
+	code  error
+	cause error
+	text  string
+}
+
+// checkBuildErrors builds each case's schedule and checks its error.
+func checkBuildErrors(t *testing.T, cases []buildCase) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEngine(t, world(t, 1), engine.Config{Workers: 0})
+			c.add(t, e)
+			err := e.Build()
+			require.Error(t, err)
+			assert.ErrorIs(t, err, c.code)
+			if c.cause != nil {
+				assert.ErrorIs(t, err, c.cause)
+			}
+			assert.Contains(t, err.Error(), c.text)
+		})
+	}
+}
+
 func TestBuildErrors(t *testing.T) {
-	cases := []struct {
-		name  string
-		add   func(t *testing.T, e *engine.Engine)
-		code  error
-		cause error
-		text  string
-	}{
+	checkBuildErrors(t, []buildCase{
 		{"cycle", func(t *testing.T, e *engine.Engine) {
 			require.NoError(t, e.Add(engine.Update, mover("a", true, noop), engine.After("b")))
 			require.NoError(t, e.Add(engine.Update, mover("b", true, noop), engine.After("a")))
@@ -52,20 +73,7 @@ func TestBuildErrors(t *testing.T) {
 		{"exclusive with order", func(t *testing.T, e *engine.Engine) {
 			require.NoError(t, e.AddExclusive(engine.Update, exclusive{"x", nil}, engine.After("a")))
 		}, engine.ErrStageOrder, nil, "exclusive"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			e := newEngine(t, world(t, 1), engine.Config{Workers: 0})
-			c.add(t, e)
-			err := e.Build()
-			require.Error(t, err)
-			assert.ErrorIs(t, err, c.code)
-			if c.cause != nil {
-				assert.ErrorIs(t, err, c.cause)
-			}
-			assert.Contains(t, err.Error(), c.text)
-		})
-	}
+	})
 }
 
 // An accepted ambiguity builds, and Explain marks it allowed; the edge

@@ -43,8 +43,8 @@ func (e *Engine) Step(dt time.Duration) (int, error) {
 	return n, errors.Join(errs...)
 }
 
-// Tick runs exactly one fixed step: schedule every enabled system in built
-// order, wait for the jobs, play the commands back, merge, publish the
+// Tick runs exactly one fixed step: evaluate the run conditions, schedule
+// every enabled system whose conditions hold in built order, wait for the jobs, play the commands back, merge, publish the
 // snapshot and record the timings. A failing system does not stop the
 // others; the errors are returned, joined, after the step completed.
 func (e *Engine) Tick() error {
@@ -56,11 +56,13 @@ func (e *Engine) Tick() error {
 		return err
 	}
 	e.scratch.errs = e.scratch.errs[:0]
+	e.startEvents()
 	t := e.res.time
 	t.Step++
 	t.Elapsed = float64(t.Step) * t.DT
 	e.scratch.frame.snap = e.out.snaps.begin(t.Step, t.Elapsed, *e.res.camera)
 	e.out.timings.begin(e)
+	e.decide()
 	for seg := 0; seg < e.sched.nseg; seg++ {
 		e.runSegment(seg)
 	}
@@ -128,7 +130,7 @@ func (e *Engine) runSegment(seg int) {
 // no job in flight.
 func (e *Engine) runExclusives(seg int) {
 	for _, x := range e.sched.excl {
-		if x.seg != seg || x.disabled {
+		if x.seg != seg || x.disabled || x.skip {
 			continue
 		}
 		t := time.Now()
@@ -226,8 +228,8 @@ func (e *Engine) readTrace(seg int) {
 }
 
 // scheduleSystem calls a system's Schedule and records its done handle. A
-// system that starts no pass (disabled, failed) stands for its
-// predecessors, so order through it still holds. Executed only by the
+// system that starts no pass (disabled, skipped by a run condition,
+// failed) stands for its predecessors, so order through it still holds. Executed only by the
 // owner, in an open frame.
 func (e *Engine) scheduleSystem(en *entry) {
 	en.started, en.last, en.lastPass, en.lastGrouped, en.merge = false, jobs.Handle{}, nil, false, false
@@ -238,7 +240,7 @@ func (e *Engine) scheduleSystem(en *entry) {
 			s.deps = append(s.deps, d)
 		}
 	}
-	if !en.disabled {
+	if !en.disabled && !en.skip {
 		t := time.Now()
 		s.frame.cur = en
 		err := callSchedule(en.sys, &s.frame)

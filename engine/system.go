@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/jobs"
 )
@@ -51,37 +54,55 @@ func (s Stage) String() string {
 	return "Stage(?)"
 }
 
-// Option refines how a system is added.
-type Option func(*entry)
+// Option refines how a system (Add, AddExclusive) or a set (Set) is
+// added. An option that does not apply where it is given is refused with
+// WEFT-G001.
+type Option func(*options)
 
-// Before makes the system run before the named systems.
-func Before(names ...string) Option { return func(e *entry) { e.before = append(e.before, names...) } }
+// options are what Options set, on a system or a set.
+type options struct {
+	before, after []string
+	disabled      bool
+	conds         []condition
+	sets          []string // InSet
+	stage         Stage    // InStage, if staged
+	staged        bool
+	errs          []string // what an option was given wrongly, for WEFT-G001
+}
 
-// After makes the system run after the named systems.
-func After(names ...string) Option { return func(e *entry) { e.after = append(e.after, names...) } }
+// Before makes the system, or every member of the set, run before the
+// named systems, and before every member of the named sets.
+func Before(names ...string) Option {
+	return func(o *options) { o.before = append(o.before, names...) }
+}
+
+// After makes the system, or every member of the set, run after the named
+// systems, and after every member of the named sets.
+func After(names ...string) Option { return func(o *options) { o.after = append(o.after, names...) } }
 
 // Disabled adds the system switched off; Engine.Enable switches it on.
-func Disabled() Option { return func(e *entry) { e.disabled = true } }
+func Disabled() Option { return func(o *options) { o.disabled = true } }
 
 // entry is a system as the engine keeps it.
 type entry struct {
-	name          string
-	stage         Stage
-	sys           System
-	merger        Merger
-	excl          Exclusive
-	decl          *ecs.Decl
-	before, after []string
-	disabled      bool
-	commands      bool
-	passes        []*Pass
+	name   string
+	stage  Stage
+	sys    System
+	merger Merger
+	excl   Exclusive
+	decl   *ecs.Decl
+	options
+	commands bool
+	passes   []*Pass
 
 	// Built.
 	index   int   // position in built order
 	preds   []int // direct predecessors in the DAG that the runtime enforces
 	seg     int   // the segment of the step it runs in (exclusives split steps)
 	queries []*queryState
-
+	setOf   []*set // the sets it is in, from InSet
+	// Its Before/After and its sets', resolved to system names.
+	runBefore, runAfter []string
 	// Per step, owner only.
 	done        jobs.Handle // finishes when the system's jobs (or its predecessors) have
 	last        jobs.Handle // the last pass started this step
@@ -89,6 +110,7 @@ type entry struct {
 	lastGrouped bool // it runs as one job per chunk: a pass can chain onto it
 	started     bool
 	merge       bool // Schedule succeeded: Merge runs
+	skip        bool // a run condition of it or of one of its sets does not hold this step
 	timing      sysAcc
 }
 
@@ -132,13 +154,27 @@ func (e *Engine) add(call string, stage Stage, en *entry, opts []Option) error {
 		err = errorf(CodeBadConfig, en.name, nil, "system %q is added to %v; use PreUpdate, Update, PostUpdate or PreRender", en.name, stage)
 	default:
 		for _, o := range opts {
-			o(en)
+			o(&en.options)
 		}
-		e.sched.all = append(e.sched.all, en)
-		return nil
+		if en.staged {
+			en.errs = append(en.errs, "InStage is an option of Set; a system's stage is the first argument of "+call)
+		}
+		if err = optionsErr(fmt.Sprintf("%s(%q)", call, en.name), en.name, en.errs); err == nil {
+			e.sched.all = append(e.sched.all, en)
+			return nil
+		}
 	}
 	e.sched.addErr = append(e.sched.addErr, err)
 	return err
+}
+
+// optionsErr is the WEFT-G001 error for options given wrongly to call,
+// or nil if there are none.
+func optionsErr(call, name string, errs []string) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return errorf(CodeBadConfig, name, nil, "%s: %s", call, strings.Join(errs, "; "))
 }
 
 // Enable switches a system on or off from the next step on. Executed only

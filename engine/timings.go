@@ -62,7 +62,8 @@ type StageTimings struct {
 type SystemTimings struct {
 	Name     string
 	Stage    Stage
-	Ran      bool          // enabled this step
+	Ran      bool          // enabled this step, and its run conditions held
+	Skipped  bool          // enabled, but a run condition did not hold: it ran nothing (not "took zero")
 	Schedule time.Duration // owner time in its Schedule
 	Span     time.Duration // its first job's start to its last job's end
 	Work     time.Duration // summed time of its chunk jobs
@@ -102,7 +103,7 @@ type Slice struct {
 // sysAcc is what the owner measures per system during a step.
 type sysAcc struct {
 	sched, merge time.Duration
-	ran          bool
+	ran, skipped bool
 }
 
 // Timings keeps the last step's timings and a rolling window of them.
@@ -279,7 +280,7 @@ func (t *Timings) endSystems(e *Engine) {
 	c := &t.cur
 	for i, en := range e.sched.par {
 		s := &c.Systems[i]
-		s.Schedule, s.Merge, s.Ran = en.timing.sched, en.timing.merge, en.timing.ran
+		s.Schedule, s.Merge, s.Ran, s.Skipped = en.timing.sched, en.timing.merge, en.timing.ran, en.timing.skipped
 		c.Schedule += s.Schedule
 		c.Merge += s.Merge
 		for _, q := range en.queries {
@@ -297,7 +298,7 @@ func (t *Timings) endSystems(e *Engine) {
 	}
 	for i, en := range e.sched.excl {
 		s := &c.Systems[len(e.sched.par)+i]
-		s.Merge, s.Ran = en.timing.merge, en.timing.ran
+		s.Merge, s.Ran, s.Skipped = en.timing.merge, en.timing.ran, en.timing.skipped
 		c.Merge += s.Merge
 		c.Stages[s.Stage].Span += s.Merge
 	}

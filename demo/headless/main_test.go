@@ -75,7 +75,7 @@ func TestJSON(t *testing.T) {
 			assert.Contains(t, s, k)
 		}
 	}
-	assert.Equal(t, []string{"lifetime", "seek", "physics", "anim", "cull"}, names)
+	assert.Equal(t, []string{"lifetime", "seek", "physics", "landing", "anim", "sparks", "cull", "fountain"}, names) // exclusive systems after the others
 	cp := m["critical_path"].(map[string]any)
 	assert.Equal(t, 12.0, cp["step"])
 	assert.NotEmpty(t, cp["jobs"])
@@ -155,7 +155,7 @@ func TestTrace(t *testing.T) {
 		assert.Equal(t, "sf", ph, "flow %s", id)
 	}
 	assert.GreaterOrEqual(t, count["M"], 1, "a named lane per participant")
-	for _, s := range []string{"lifetime", "seek", "physics", "anim", "cull"} {
+	for _, s := range []string{"lifetime", "seek", "physics", "landing", "anim", "sparks", "cull"} {
 		assert.True(t, systems[s], s)
 	}
 }

@@ -22,6 +22,10 @@ type Query interface {
 	// into the same chunks: chunk by chunk, the same rows of the same
 	// tables. other may be any Query; one of another kind is not aligned.
 	Aligned(other Query) bool
+	// Watches reports whether the query has change filters (Changed,
+	// Added): its Prepare reads change versions, so the writers before
+	// it must have finished.
+	Watches() bool
 }
 
 // Decl is the inside of an ecs system declaration. Executed only by the
@@ -34,4 +38,14 @@ type Decl interface {
 	// through lookups: it reaches them in any row, so its passes cannot
 	// chain chunk-wise on them.
 	Lookups(dst []safety.Key) []safety.Key
+	// Events are the keys of the event streams the system emits and
+	// reads, for ordering readers after writers.
+	Events() (emits, reads []safety.Key)
+}
+
+// World is the inside of an ecs world. Executed only by the owner.
+type World interface {
+	// StartStep starts a step, between steps with no job in flight: the
+	// event streams move the current step's events to the previous part.
+	StartStep()
 }

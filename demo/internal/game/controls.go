@@ -16,6 +16,7 @@ type Keys struct {
 	Checks                 bool // safety and ecs checks on or off
 	Batch                  bool // the next batch size of BatchSizes
 	Burst                  bool // a burst at the cursor, as a click
+	Fountain               bool // switch the fountain on or off
 	Pause                  bool // pause or resume the simulation
 	Step                   bool // one step while paused
 	Overlay                bool // show or hide the overlay
@@ -53,7 +54,10 @@ type Actions struct {
 	Step  bool // run one step although paused
 	Trace bool // start a trace of the next TraceFrames steps
 	Burst bool // spawn a burst at the cursor
-	Quit  bool
+	// Fountain switches the fountain (Game.SetFountain): its system runs
+	// only while it is on, under run conditions.
+	Fountain bool
+	Quit     bool
 }
 
 // NewControls starts from e's settings, the overlay shown.
@@ -99,7 +103,7 @@ func (c *Controls) Press(k Keys) Actions {
 	if k.Help {
 		c.Help = !c.Help
 	}
-	return Actions{Step: k.Step && c.Paused, Trace: k.Trace, Burst: k.Burst, Quit: k.Quit}
+	return Actions{Step: k.Step && c.Paused, Trace: k.Trace, Burst: k.Burst, Fountain: k.Fountain, Quit: k.Quit}
 }
 
 // setWorkers clamps n to [0, MaxWorkers]; a parallel count is remembered

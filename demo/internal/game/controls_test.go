@@ -25,6 +25,7 @@ func TestControlsPress(t *testing.T) {
 		{"checks", game.Keys{Checks: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 1024, Checks: true, Overlay: true}, game.Actions{}},
 		{"batch", game.Keys{Batch: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 4096, Overlay: true}, game.Actions{}},
 		{"burst", game.Keys{Burst: true}, start, game.Actions{Burst: true}},
+		{"fountain", game.Keys{Fountain: true}, start, game.Actions{Fountain: true}},
 		{"pause", game.Keys{Pause: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 1024, Paused: true, Overlay: true}, game.Actions{}},
 		{"step while running does nothing", game.Keys{Step: true}, start, game.Actions{}},
 		{"overlay", game.Keys{Overlay: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 1024}, game.Actions{}},

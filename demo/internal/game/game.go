@@ -60,14 +60,16 @@ type Life struct {
 // Game is the demo's world, its engine and the systems wired into it.
 // Every method is executed only by the owner: the goroutine that steps it.
 type Game struct {
-	cfg     Config
-	w       *ecs.World
-	eng     *engine.Engine
-	phys    *physics.System
-	cull    *cull.System
-	comps   *comps
-	pending *ecs.Commands // bursts, applied before the next step
-	rng     *rand.Rand    // the owner's, for bursts
+	cfg      Config
+	w        *ecs.World
+	eng      *engine.Engine
+	phys     *physics.System
+	cull     *cull.System
+	sparks   *sparks
+	comps    *comps
+	pending  *ecs.Commands // bursts, applied before the next step
+	rng      *rand.Rand    // the owner's, for bursts
+	fountain *Fountain     // the fountain's switch, a resource of the world
 
 	// The world's extent, in world units, from (0, 0).
 	Width, Height float64
@@ -95,6 +97,11 @@ const (
 
 // spawn records one body at (x, y) moving at (vx, vy), shaped by r.
 func (c *comps) spawn(b *ecs.Commands, r *rand.Rand, x, y, vx, vy float64, life Life) {
+	c.spawnTinted(b, r, x, y, vx, vy, life, engine.Color{R: 1, G: 1, B: 1, A: 1})
+}
+
+// spawnTinted is spawn with the sprite tinted.
+func (c *comps) spawnTinted(b *ecs.Commands, r *rand.Rand, x, y, vx, vy float64, life Life, tint engine.Color) {
 	e := b.Spawn()
 	rad := 1.5 + r.Float64()*2 // at most 3.5: cells of 7 hold every touching pair
 	sheet := int32(r.IntN(sheets))
@@ -102,7 +109,7 @@ func (c *comps) spawn(b *ecs.Commands, r *rand.Rand, x, y, vx, vy float64, life 
 	c.vel.Add(b, e, systems.Velocity{X: vx, Y: vy})
 	c.body.Add(b, e, systems.Body{Radius: rad, Restitution: 0.6 + r.Float64()*0.3})
 	c.spr.Add(b, e, systems.Sprite{Sheet: sheet, Layer: sheet, Sort: int32(r.IntN(1000)), Extent: rad})
-	c.look.Add(b, e, systems.Look{Scale: 1, Color: engine.Color{R: 1, G: 1, B: 1, A: 1}})
+	c.look.Add(b, e, systems.Look{Scale: 1, Color: tint})
 	c.life.Add(b, e, life)
 	// Most bodies animate; a few pulse, spin or fade in instead.
 	switch k := r.IntN(10); {
@@ -137,7 +144,8 @@ const Gravity = 60
 
 // New builds the world: cfg.Entities bodies spread over a world larger
 // than the screen (one in 64 a seeker chasing another body), physics
-// (with gravity), anim, lifetime, seek and cull wired into an engine, the
+// (with gravity), anim, lifetime, seek, landing sparks (an event from
+// landing to sparks), cull and the fountain (on) wired into an engine, the
 // camera on the world's centre.
 func New(cfg Config) (*Game, error) {
 	if cfg.Entities < 0 || cfg.Batch < 0 || cfg.Window < 0 || cfg.Workers < 0 && cfg.Workers != engine.DefaultWorkers {
@@ -176,12 +184,18 @@ func New(cfg Config) (*Game, error) {
 	*eng.Camera() = engine.Camera{X: width / 2, Y: height / 2, W: ScreenW, H: ScreenH, Zoom: 1}
 	g := &Game{cfg: cfg, w: w, eng: eng, comps: c, pending: w.NewCommands(), rng: rand.New(rand.NewPCG(cfg.Seed, 1)),
 		phys: physics.New(physics.Config{Gravity: Gravity, Damping: 0.05, CellSize: 7, MaxX: width, MaxY: height}),
-		cull: cull.New(), Width: width, Height: height}
+		cull: cull.New(), sparks: newSparks(w, c), Width: width, Height: height,
+		fountain: &Fountain{On: true}}
 	err = errors.Join(
+		ecs.AddResource(w, g.fountain),
+		eng.AddExclusive(engine.PreUpdate, newFountain(c, cfg.Seed, w),
+			engine.EveryN(FountainEvery), engine.WhileRes(func(f *Fountain) bool { return f.On })),
 		eng.Add(engine.PreUpdate, &lifetime{c: c}),
 		eng.Add(engine.PreUpdate, seek.New()),
 		eng.Add(engine.Update, g.phys),
 		eng.Add(engine.Update, anim.New(), engine.After("physics")),
+		eng.Add(engine.Update, &landing{floor: height}, engine.After("physics"), engine.Before("anim")),
+		eng.Add(engine.Update, g.sparks),
 		eng.Add(engine.PreRender, g.cull))
 	if err == nil {
 		err = eng.Build()
@@ -265,6 +279,13 @@ func (g *Game) Config() Config { return g.cfg }
 
 // Visible is the number of sprites the last step's cull kept.
 func (g *Game) Visible() int { return g.cull.Visible }
+
+// Landings are the Landed events of the last step and since the start:
+// each made sparks.
+func (g *Game) Landings() (last, total int) { return g.sparks.Last, g.sparks.Total }
+
+// Sparks is the number of sparks alive (they count in Len).
+func (g *Game) Sparks() int { return g.w.Count(g.sparks.tag) }
 
 // Contacts is the number of touching pairs of the last step, counted from both sides.
 func (g *Game) Contacts() int { return g.phys.Contacts }

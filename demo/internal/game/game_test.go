@@ -23,9 +23,9 @@ func newGame(t *testing.T, cfg game.Config) *game.Game {
 	return g
 }
 
-// Bursts, expiry and respawns give the same world, bit for bit, for the
-// serial executor and two workers, for batches of 64 and 1024, checks on
-// and off.
+// Bursts, the fountain, expiry and respawns give the same world, bit for
+// bit, for the serial executor and 1, 2 and 4 workers, for batches of 64
+// and 1024, checks on and off.
 func TestDeterminism(t *testing.T) {
 	const steps = 60
 	run := func(t *testing.T, cfg game.Config) (uint64, int) {
@@ -45,7 +45,7 @@ func TestDeterminism(t *testing.T) {
 	}
 	want, commands := run(t, game.Config{Workers: 0, Batch: 64})
 	assert.Positive(t, commands, "some bodies expired and were replaced through command buffers")
-	for _, cfg := range []game.Config{{Workers: 0, Batch: 1024}, {Workers: 2, Batch: 64, Checks: true}, {Workers: 2, Batch: 1024}} {
+	for _, cfg := range []game.Config{{Workers: 0, Batch: 1024}, {Workers: 1, Batch: 64}, {Workers: 2, Batch: 64, Checks: true}, {Workers: 2, Batch: 1024}, {Workers: 4, Batch: 256}} {
 		t.Run(fmt.Sprintf("W%d/batch%d/checks=%v", cfg.Workers, cfg.Batch, cfg.Checks), func(t *testing.T) {
 			got, _ := run(t, cfg)
 			assert.Equal(t, want, got)
@@ -57,17 +57,21 @@ func TestDeterminism(t *testing.T) {
 // count steady, and the burst's bodies expire without replacement.
 func TestSpawnBurst(t *testing.T) {
 	g := newGame(t, game.Config{Entities: 500, Workers: 0})
+	g.SetFountain(false)
 	require.NoError(t, g.Tick())
-	n := g.Len()
+	bodies := func() int { return g.Len() - g.Sparks() } // landings add sparks, for a moment
+	n := bodies()
 	assert.Equal(t, 500, n)
 	g.SpawnBurst(g.Width/2, g.Height/2, 40)
-	assert.Equal(t, n, g.Len(), "recorded, not yet applied")
+	assert.Equal(t, n, bodies(), "recorded, not yet applied")
 	require.NoError(t, g.Tick())
-	assert.Equal(t, n+40, g.Len())
+	assert.Equal(t, n+40, bodies())
 	for range 60 * 7 { // bursts live at most 6 s
 		require.NoError(t, g.Tick())
 	}
-	assert.Equal(t, n, g.Len())
+	assert.Equal(t, n, bodies())
+	_, landings := g.Landings()
+	assert.Positive(t, landings, "bodies landed and made sparks")
 }
 
 // A burst appears as a burst at the cursor after its first step: its
@@ -200,4 +204,30 @@ func TestStep(t *testing.T) {
 	assert.Equal(t, 3, n)
 	assert.Equal(t, uint64(3), g.Engine().Time().Step)
 	assert.Equal(t, 105, g.Len())
+}
+
+// The fountain runs only in every FountainEvery-th step while it is on: it
+// adds FountainJet bodies then, and the timings show it skipped otherwise.
+func TestFountain(t *testing.T) {
+	g := newGame(t, game.Config{Entities: 500, Workers: 2})
+	// Only the fountain changes the body count: sparks (spawned on landings,
+	// fading out) would too.
+	require.NoError(t, g.Engine().Enable("sparks", false))
+	assert.True(t, g.FountainOn())
+	fountain := func() engine.SystemTimings { return *g.Engine().Timings().Last().System("fountain") }
+	for step := 1; step <= 2*game.FountainEvery; step++ {
+		n := g.Len()
+		require.NoError(t, g.Tick())
+		on := step%game.FountainEvery == 0
+		assert.Equal(t, on, fountain().Ran, "step %d", step)
+		assert.Equal(t, !on, fountain().Skipped, "step %d", step)
+		if on {
+			assert.Equal(t, n+game.FountainJet, g.Len(), "step %d", step)
+		}
+	}
+	g.SetFountain(false)
+	for range game.FountainEvery {
+		require.NoError(t, g.Tick())
+		assert.True(t, fountain().Skipped)
+	}
 }

@@ -98,6 +98,7 @@ type Query{{.N}}[{{.Types}} any] struct {
 func NewQuery{{.N}}[{{.Types}} any](d *Decl, {{.Params}}, filters ...Filter) *Query{{.N}}[{{.Types}}] {
 	q := &Query{{.N}}[{{.Types}}]{}
 	with, without := q.init(d, filters, {{.Tokens}})
+	q.watchFilters(filters)
 	q.f = ark.NewFilter{{.N}}[{{.Types}}](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk
