@@ -152,18 +152,23 @@ func (r Reader[T]) token() token { return r.t }
 func (w Writer[T]) token() token { return w.t }
 
 // Column is the chunk's rows of T, to read only: in checked mode a write
-// is caught after the job by a checksum. Executed only by the job that
-// owns c.
-func (r Reader[T]) Column(c *Chunk) []T {
-	return unsafe.Slice((*T)(c.column(&r.t)), c.end-c.start)
-}
+// is caught after the job by a checksum. It is nil for an Optional column
+// that the chunk's table lacks. Executed only by the job that owns c.
+func (r Reader[T]) Column(c *Chunk) []T { return columnOf[T](c, &r.t) }
 
 // Column is the chunk's rows of T. Its capacity ends at the chunk's end,
-// so appending cannot reach other rows. Executed only by the job that owns c.
-// A watched component (Changed, Added) is marked written in the chunk's
-// blocks.
-func (w Writer[T]) Column(c *Chunk) []T {
-	return unsafe.Slice((*T)(c.column(&w.t)), c.end-c.start)
+// so appending cannot reach other rows. It is nil for an Optional column
+// that the chunk's table lacks. A watched component (Changed, Added) is
+// marked written in the chunk's blocks. Executed only by the job that owns
+// c.
+func (w Writer[T]) Column(c *Chunk) []T { return columnOf[T](c, &w.t) }
+
+func columnOf[T any](c *Chunk, t *token) []T {
+	p := c.column(t)
+	if p == nil {
+		return nil
+	}
+	return unsafe.Slice((*T)(p), c.end-c.start)
 }
 
 // ResReader is the token of a declared read of resource T.

@@ -45,7 +45,8 @@ func (c *Chunk) Entities() []ark.Entity {
 func (c *Chunk) Commands() *Commands { return c.q.bufs[c.index] }
 
 // column finds the query's column of t's component and returns the
-// address of the chunk's first row in it. In checked mode it refuses a
+// address of the chunk's first row in it, nil for an optional column that
+// the chunk's table lacks. In checked mode it refuses a
 // token of another system, a write through a read declaration and a
 // component that is not a column; the error goes to EndFrame and the job
 // panics with it.
@@ -64,10 +65,14 @@ func (c *Chunk) column(t *token) unsafe.Pointer {
 				c.misuse(t, CodeUndeclared)
 			}
 		}
+		base := q.tables[c.table].cols[i]
+		if base == nil { // an optional column the table lacks
+			return nil
+		}
 		if v := q.tables[c.table].vers[i]; v != nil && t.mode == safety.Write {
 			v.mark(c.start, c.end, q.tick)
 		}
-		return unsafe.Add(q.tables[c.table].cols[i], uintptr(c.start)*col.size)
+		return unsafe.Add(base, uintptr(c.start)*col.size)
 	}
 	if t.d != q.d {
 		c.misuse(t, CodeUndeclared)
@@ -96,10 +101,10 @@ func (c *Chunk) misuse(t *token, code Code) {
 func (c *Chunk) sum(i int) uint64 {
 	q := c.q
 	size := q.cols[i].size
-	base := unsafe.Add(q.tables[c.table].cols[i], uintptr(c.start)*size)
 	n := uintptr(c.end-c.start) * size
-	if n == 0 {
+	if n == 0 || q.tables[c.table].cols[i] == nil {
 		return 0
 	}
+	base := unsafe.Add(q.tables[c.table].cols[i], uintptr(c.start)*size)
 	return maphash.Bytes(q.w.seed, unsafe.Slice((*byte)(base), n))
 }

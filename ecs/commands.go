@@ -9,14 +9,15 @@ import (
 
 // Commands is a buffer of deferred structural changes: spawn, despawn,
 // add, remove, set. One job records into it alone; the owner plays it
-// back. Entities returned by Spawn stand for the new entity in later
-// commands of the same buffer, in the same frame, only.
+// back. Spawn returns a placeholder that stands for the new entity in
+// later commands of the same buffer, and in commands and component values
+// of every buffer of the same playback that plays after it; playback
+// replaces it with the real entity (see playback.go for what it reaches).
 type Commands struct {
 	w           *World
-	d           *Decl // nil for the owner's buffers
-	seq, index  int   // playback rank after the system's order: query (-1 for system buffers), chunk or job
-	id, uses    uint32
-	tag         uint32
+	d           *Decl  // nil for the owner's buffers
+	seq, index  int    // playback rank after the system's order: query (-1 for system buffers), chunk or job
+	tag         uint32 // of its placeholders, for this use
 	cmds        []command
 	stores      []store    // values, by Ark component ID index
 	spawnValues []resetter // Spawner values, by spawner index
@@ -70,18 +71,18 @@ func (s *values[T]) reset() {
 }
 
 func (w *World) newCommands(d *Decl, seq, index int) *Commands {
-	w.bufs++
-	b := &Commands{w: w, d: d, seq: seq, index: index, id: uint32(w.bufs)}
+	b := &Commands{w: w, d: d, seq: seq, index: index}
 	b.retag()
 	return b
 }
 
-// retag gives b's placeholders a new tag for each use: a mix of the
-// buffer and the use, so that placeholders kept from another buffer or an
-// earlier frame are refused, except for one chance in 2^tagBits.
+// retag gives b's placeholders a new tag for each use, from the world's
+// count of uses: tags of the buffers of one playback differ unless
+// 2^tagBits-1 uses passed between their tagging, and a placeholder kept
+// from an earlier use is refused. Executed only by the owner.
 func (b *Commands) retag() {
-	b.uses++
-	b.tag = (b.id*0x9E3779B1 ^ b.uses*0x85EBCA77) >> (32 - tagBits) & tagMask
+	b.w.tags++
+	b.tag = b.w.tags % tagMask // never tagMask: with the last number, Ark's wildcard entity {1, MaxUint32}
 }
 
 // compare orders buffers for playback: (system order, query, chunk).
@@ -99,8 +100,10 @@ func (b *Commands) compare(o *Commands) int {
 func (b *Commands) Len() int { return len(b.cmds) }
 
 // Placeholders for spawned entities are entities with Ark's reserved
-// wildcard ID 1, which Ark never gives out, and a generation packing the
-// buffer's tag and the spawn's number.
+// wildcard ID 1, which Ark never gives out (so Ark finds them dead), and a
+// generation packing the buffer's tag and the spawn's number. Spawns past
+// the first maxSpawns-1 of a buffer share the number maxSpawns-1, which
+// never resolves.
 const (
 	placeholderID = 1
 	tagBits       = 14
@@ -108,6 +111,9 @@ const (
 	spawnBits     = 32 - tagBits
 	maxSpawns     = 1 << spawnBits
 )
+
+// isPlaceholder reports whether e is a Spawn placeholder.
+func isPlaceholder(e ark.Entity) bool { return e.ID() == placeholderID }
 
 func placeholder(tag, n uint32) ark.Entity {
 	var e ark.Entity
@@ -117,23 +123,27 @@ func placeholder(tag, n uint32) ark.Entity {
 }
 
 // Spawn records the creation of an entity and returns a placeholder for
-// it, which later commands of this buffer may use. Adds that directly
-// follow the spawn are applied with the creation, in one table move.
+// it, which later commands of this buffer, and entity fields of recorded
+// component values, may use. Adds that directly follow the spawn are
+// applied with the creation, in one table move. Executed only by the job
+// (or owner) that owns b.
 func (b *Commands) Spawn() ark.Entity {
-	n := b.spawns
-	b.spawns++
-	e := placeholder(b.tag, n%maxSpawns)
+	e := b.nextPlaceholder()
 	b.push(command{op: opSpawn, e: e})
 	return e
 }
 
 // spawnOp records a Spawner's spawn whose values are at index i.
 func (b *Commands) spawnOp(spawner uint16, i int) ark.Entity {
-	n := b.spawns
-	b.spawns++
-	e := placeholder(b.tag, n%maxSpawns)
+	e := b.nextPlaceholder()
 	b.push(command{op: opSpawnBatch, aux: spawner, val: int32(i), e: e})
 	return e
+}
+
+func (b *Commands) nextPlaceholder() ark.Entity {
+	n := min(b.spawns, maxSpawns-1)
+	b.spawns++
+	return placeholder(b.tag, n)
 }
 
 // Despawn records the removal of e.

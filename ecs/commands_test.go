@@ -21,6 +21,12 @@ func TestPlaceholderLayout(t *testing.T) {
 	assert.Equal(t, uint32(5<<spawnBits|7), e.Gen())
 	w := NewWorld(Options{})
 	assert.False(t, w.ark.Alive(e))
+	b := w.NewCommands()
+	for range 3 * tagMask {
+		b.retag()
+		require.NotEqual(t, uint32(tagMask), b.tag, "the last tag with the last number would be Ark's wildcard entity, which Ark finds alive")
+	}
+	assert.False(t, w.ark.Alive(placeholder(tagMask-1, maxSpawns-1)))
 }
 
 // spawner is a system whose chunk jobs spawn, despawn and set, so that the
@@ -225,5 +231,7 @@ func TestStalePlaceholder(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, r.Problems, 1)
 	assert.Equal(t, 1, r.Applied)
-	assert.Contains(t, r.Problems[0].Reason, "another buffer")
+	assert.Contains(t, r.Problems[0].Reason, "earlier frame")
+	assert.Equal(t, CodeUnresolved, r.Problems[0].Code)
+	assert.ErrorIs(t, r.Err(), ErrUnresolved)
 }

@@ -12,7 +12,11 @@
 // declared components through the tokens, and its own [Commands] buffer.
 // After every job has finished, [World.EndFrame] unlocks the world and
 // plays the buffers back ordered by (system order, query, chunk, sequence),
-// so the result never depends on timing.
+// so the result never depends on timing. A spawn's placeholder becomes the
+// real entity in every command and entity field that plays after it.
+//
+// Between frames the owner reads the world typed, without Ark: [Get],
+// [World.Entities], [World.Count] and [World.Hash].
 //
 // A lookup reaches a component of any entity, from any job: a read
 // lookup is a read of the component over the whole world. What chunks

@@ -17,6 +17,8 @@ const (
 	CodeBadArgument  Code = "WEFT-E007" // a call out of its order (Prepare outside a frame, ...) or an invalid argument
 	CodeNoResource   Code = "WEFT-E008" // a system declares a resource the world does not have
 	CodeRacyWrite    Code = "WEFT-E009" // a resource or write-lookup write from where other jobs may run at the same time
+	CodeUnresolved   Code = "WEFT-E010" // a Spawn placeholder that playback could not resolve to its entity
+	CodeNotFound     Code = "WEFT-E011" // an owner read of an entity that is not alive or lacks the component
 )
 
 // Error is the one error type of package ecs. errors.As(err, &e) gives the
@@ -39,6 +41,8 @@ var (
 	ErrBadArgument  = &Error{Code: CodeBadArgument}
 	ErrNoResource   = &Error{Code: CodeNoResource}
 	ErrRacyWrite    = &Error{Code: CodeRacyWrite}
+	ErrUnresolved   = &Error{Code: CodeUnresolved}
+	ErrNotFound     = &Error{Code: CodeNotFound}
 )
 
 // Error is the message: the code, the system and component, and what to change.

@@ -142,7 +142,7 @@ func FuzzCommands(f *testing.F) {
 			require.Equal(t, total-problems, r.Applied)
 			for _, m := range ms {
 				if m.spawn >= 0 && m.round == round {
-					m.ref, m.spawn = w.spawned[m.spawn], -1
+					m.ref, m.spawn = w.pb.spawned[m.spawn], -1
 				}
 			}
 			pm, hm := ark.NewMap[pos](w.ark), ark.NewMap[health](w.ark)

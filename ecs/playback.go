@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
 )
@@ -13,9 +14,13 @@ type Report struct {
 	Problems []Problem // commands skipped, in playback order
 }
 
-// Problem is a command that could not be applied: it was skipped and the
-// commands around it still applied.
+// Problem is a command that could not be applied as recorded: it was
+// skipped (CodeBadCommand, or CodeUnresolved for a placeholder as its
+// entity), or applied with the zero entity in place of a placeholder in
+// its value that did not resolve (CodeUnresolved). The commands around it
+// still applied.
 type Problem struct {
+	Code   Code
 	System string // the system that recorded it ("" for the owner's buffers)
 	Chunk  int    // the chunk or job of its buffer
 	Seq    int    // its position in the buffer
@@ -29,86 +34,140 @@ func (r *Report) reset() {
 	r.Problems = r.Problems[:0]
 }
 
-// Err is an *Error with CodeBadCommand summarising the problems, or nil.
+// Err is an *Error summarising the problems, with the first one's code,
+// or nil.
 func (r *Report) Err() error {
 	if len(r.Problems) == 0 {
 		return nil
 	}
 	p := r.Problems[0]
+	if p.Code == CodeUnresolved {
+		return &Error{Code: p.Code, System: p.System, Msg: fmt.Sprintf(
+			"%d commands had problems; the first: %s of %v by system %q (buffer %d, command %d): %s",
+			len(r.Problems), p.Op, p.Entity, p.System, p.Chunk, p.Seq, p.Reason)}
+	}
 	return &Error{Code: CodeBadCommand, System: p.System, Msg: fmt.Sprintf(
 		"%d commands were skipped; the first: %s of %v by system %q (buffer %d, command %d): %s; record commands only for entities that are alive when the buffer plays, and check components with the previous frame's state",
 		len(r.Problems), p.Op, p.Entity, p.System, p.Chunk, p.Seq, p.Reason)}
 }
 
-// play applies b's commands in order and resets it. Executed only by the
+// playback is the state of one playback (EndFrame or Apply): the
+// entities its spawns made, in playback order, and where the spawns of
+// each buffer played so far are, so that a placeholder resolves in any
+// buffer that plays after its own.
+//
+// Playback resolves placeholders in the entity of each command and in the
+// ark.Entity fields of recorded component values (Add, Set, Spawner
+// values), nested structs and arrays included. It cannot see entities in
+// slices, maps, pointers, interfaces or resources: a placeholder stored
+// there stays a placeholder, which every later use through ecs reports
+// (a command's problem, Get's error) and Ark finds dead.
+type playback struct {
+	spawned []ark.Entity
+	played  map[uint32]span // by buffer tag
+	r       *Report
+	b       *Commands // the buffer playing
+	off     int       // its first spawn in spawned
+	i       int       // the command playing
+}
+
+// span is a played buffer's spawns in playback.spawned; n < 0 marks a tag
+// that two buffers of the playback share, whose placeholders are refused.
+type span struct{ off, n int }
+
+// playAll plays the buffers in order into w.report. Executed only by the
 // owner, with the world unlocked.
-func (w *World) play(b *Commands, r *Report) {
-	w.spawned = w.spawned[:0]
+func (w *World) playAll(bufs []*Commands) {
+	p := &w.pb
+	w.report.reset()
+	p.r, p.spawned = &w.report, p.spawned[:0]
+	if p.played == nil {
+		p.played = map[uint32]span{}
+	}
+	clear(p.played)
+	for _, b := range bufs {
+		w.play(b)
+	}
+	p.b = nil
+}
+
+// play applies b's commands in order and resets it. Executed only by the
+// owner, in playAll.
+func (w *World) play(b *Commands) {
+	p := &w.pb
+	p.b, p.off = b, len(p.spawned)
 	for i := 0; i < len(b.cmds); i++ {
+		p.i = i
 		switch b.cmds[i].op {
 		case opSpawn:
-			i = w.spawn(b, i, r)
+			i = w.spawn(b, i)
 		case opSpawnBatch:
-			i = w.spawnBatch(b, i, r)
+			i = w.spawnBatch(b, i)
 		default:
-			if w.playOnEntity(b, i, r) {
-				r.Applied++
+			if w.playOnEntity(b, i) {
+				p.r.Applied++
 			}
 		}
 	}
+	s := span{p.off, len(p.spawned) - p.off}
+	if _, shared := p.played[b.tag]; shared {
+		s.n = -1
+	}
+	p.played[b.tag] = s
 	b.reset()
 }
 
 // spawnBatch plays the run of batch spawns of one spawner that starts at
 // i, and returns the index of the last one. Executed only by the owner,
 // in play.
-func (w *World) spawnBatch(b *Commands, i int, r *Report) int {
+func (w *World) spawnBatch(b *Commands, i int) int {
 	c := &b.cmds[i]
 	j := i
 	for j+1 < len(b.cmds) && b.cmds[j+1].op == opSpawnBatch && b.cmds[j+1].aux == c.aux {
 		j++
 	}
 	w.spawners[c.aux].play(b, int(c.val), j-i+1)
-	r.Applied += j - i + 1
+	w.pb.r.Applied += j - i + 1
 	return j
 }
 
 // playOnEntity applies the command at i to its entity (despawn, add, set,
 // remove) and reports whether it applied; a command that cannot apply is
 // recorded as a problem. Executed only by the owner, in play.
-func (w *World) playOnEntity(b *Commands, i int, r *Report) bool {
+func (w *World) playOnEntity(b *Commands, i int) bool {
 	c := &b.cmds[i]
 	u := w.unsafe
-	e, ok := w.resolve(b, c.e)
-	if !ok {
-		w.problem(r, b, i, "a Spawn placeholder of another buffer or of an earlier playback; use placeholders only in the buffer, and the frame, whose Spawn made them")
+	e, why := w.pb.resolve(c.e)
+	if why != "" {
+		w.problem(CodeUnresolved, why)
 		return false
 	}
 	if !w.ark.Alive(e) {
-		w.problem(r, b, i, "the entity is not alive (despawned, or never spawned)")
+		w.problem(CodeBadCommand, "the entity is not alive (despawned, or never spawned)")
 		return false
 	}
 	switch c.op {
 	case opDespawn:
 		w.ark.RemoveEntity(e)
+		return true
 	case opAdd:
 		had := u.HasUnchecked(e, c.id)
 		if !had {
 			w.ids = append(w.ids[:0], c.id)
 			u.Add(e, w.ids...)
 		}
-		b.stores[c.id.Index()].apply(u, e, c.id, c.val)
+		w.setValue(b, c, e)
 		w.touch(e, c.id, !had)
 	case opSet:
 		if !u.HasUnchecked(e, c.id) {
-			w.problem(r, b, i, "the entity has no "+w.names[c.id.Index()]+"; add it first")
+			w.problem(CodeBadCommand, "the entity has no "+w.names[c.id.Index()]+"; add it first")
 			return false
 		}
-		b.stores[c.id.Index()].apply(u, e, c.id, c.val)
+		w.setValue(b, c, e)
 		w.touch(e, c.id, false)
 	case opRemove:
 		if !u.HasUnchecked(e, c.id) {
-			w.problem(r, b, i, "the entity has no "+w.names[c.id.Index()]+" to remove")
+			w.problem(CodeBadCommand, "the entity has no "+w.names[c.id.Index()]+" to remove")
 			return false
 		}
 		w.ids = append(w.ids[:0], c.id)
@@ -117,10 +176,19 @@ func (w *World) playOnEntity(b *Commands, i int, r *Report) bool {
 	return true
 }
 
+// setValue copies command c's recorded value into e's component and
+// resolves the placeholders in it. Executed only by the owner, in play.
+func (w *World) setValue(b *Commands, c *command, e ark.Entity) {
+	b.stores[c.id.Index()].apply(w.unsafe, e, c.id, c.val)
+	if len(w.layouts[c.id.Index()].ents) > 0 {
+		w.resolveFields(c.id, w.unsafe.GetUnchecked(e, c.id))
+	}
+}
+
 // spawn creates the entity of the spawn at i with the components of the
 // adds that directly follow it, and returns the index of the last command
-// it used.
-func (w *World) spawn(b *Commands, i int, r *Report) int {
+// it used. Executed only by the owner, in play.
+func (w *World) spawn(b *Commands, i int) int {
 	ph := b.cmds[i].e
 	j := i + 1
 	w.ids = w.ids[:0]
@@ -130,30 +198,63 @@ func (w *World) spawn(b *Commands, i int, r *Report) int {
 		}
 	}
 	e := w.unsafe.NewEntity(w.ids...)
+	w.pb.spawned = append(w.pb.spawned, e)
 	for k := i + 1; k < j; k++ {
-		c := &b.cmds[k]
-		b.stores[c.id.Index()].apply(w.unsafe, e, c.id, c.val)
+		w.pb.i = k
+		w.setValue(b, &b.cmds[k], e)
 	}
-	w.spawned = append(w.spawned, e)
-	r.Applied += j - i
+	w.pb.r.Applied += j - i
 	return j - 1
 }
 
-// resolve maps a placeholder of b to the entity its spawn made.
-func (w *World) resolve(b *Commands, e ark.Entity) (ark.Entity, bool) {
-	if e.ID() != placeholderID {
-		return e, true
+// resolve maps a placeholder to the entity its spawn made, in the buffer
+// playing or in one played before it in this playback; it returns why not
+// if it cannot. Any other entity is itself. Executed only by the owner.
+func (p *playback) resolve(e ark.Entity) (ark.Entity, string) {
+	if !isPlaceholder(e) {
+		return e, ""
 	}
-	if e.Gen()>>spawnBits != b.tag || int(e.Gen()&(maxSpawns-1)) >= len(w.spawned) {
-		return e, false
+	tag, n := e.Gen()>>spawnBits, int(e.Gen()&(maxSpawns-1))
+	if n == maxSpawns-1 {
+		return e, fmt.Sprintf("the placeholder of a spawn past the first %d of its buffer; spread the spawns over more buffers (jobs or chunks)", maxSpawns-2)
 	}
-	return w.spawned[e.Gen()&(maxSpawns-1)], true
+	s := span{p.off, len(p.spawned) - p.off}
+	if tag != p.b.tag {
+		s = p.played[tag] // the zero span if its buffer has not played
+	}
+	switch {
+	case s.n < 0:
+		return e, "a Spawn placeholder whose tag two buffers of this playback share (one chance in 16384); pass the entity in a later frame, once it is real"
+	case n >= s.n:
+		return e, "a Spawn placeholder that no buffer played so far in this playback made: its buffer plays later, played in an earlier frame, or belongs to another world; use a placeholder only in its own buffer and in buffers that play after it in the same frame"
+	}
+	return p.spawned[s.off+n], ""
 }
 
-func (w *World) problem(r *Report, b *Commands, i int, reason string) {
-	p := Problem{Chunk: b.index, Seq: i, Op: opNames[b.cmds[i].op], Entity: b.cmds[i].e, Reason: reason}
-	if b.d != nil {
-		p.System = b.d.name
+// resolveFields replaces the placeholders in the entity fields of the
+// value at v, of component id. One that does not resolve becomes the zero
+// entity, and a problem. Executed only by the owner, in play.
+func (w *World) resolveFields(id ark.ID, v unsafe.Pointer) {
+	l := &w.layouts[id.Index()]
+	for k, off := range l.ents {
+		f := (*ark.Entity)(unsafe.Add(v, off))
+		e, why := w.pb.resolve(*f)
+		if why != "" {
+			w.problem(CodeUnresolved, fmt.Sprintf("its %s holds %v, %s; the field was set to the zero entity", l.entNames[k], *f, why))
+			e = ark.Entity{}
+		}
+		*f = e
 	}
-	r.Problems = append(r.Problems, p)
+}
+
+// problem records the command playing as a problem. Executed only by the
+// owner, in play.
+func (w *World) problem(code Code, reason string) {
+	p := &w.pb
+	c := &p.b.cmds[p.i]
+	pr := Problem{Code: code, Chunk: p.b.index, Seq: p.i, Op: opNames[c.op], Entity: c.e, Reason: reason}
+	if p.b.d != nil {
+		pr.System = p.b.d.name
+	}
+	p.r.Problems = append(p.r.Problems, pr)
 }

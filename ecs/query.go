@@ -9,17 +9,20 @@ import (
 	"github.com/weft-engine/weft/safety"
 )
 
-// maxCols is the highest query arity.
-const maxCols = 4
+// maxCols is the most columns of a query, optional ones included; it is
+// also the highest query arity.
+const maxCols = 8
 
-// Filter narrows a query: With and Without to entities with or without a
-// component, which gets no column and needs no declaration; Changed and
-// Added (changed.go) to the rows where a declared component changed.
+// Filter is a query option: With and Without narrow the query to entities
+// with or without a component, which gets no column and needs no
+// declaration; Changed and Added (changed.go) to the rows where a declared
+// component changed; Optional adds a column that tables may lack.
 type Filter struct {
 	comp  ark.Comp
 	with  bool
+	opt   bool  // Optional
 	watch uint8 // Changed, Added (changed.go)
-	tok   token // their token
+	tok   token // their token, or Optional's
 }
 
 // With keeps the entities that have T.
@@ -28,13 +31,20 @@ func With[T any]() Filter { return Filter{comp: ark.C[T](), with: true} }
 // Without keeps the entities that do not have T.
 func Without[T any]() Filter { return Filter{comp: ark.C[T]()} }
 
+// Optional makes c a column that the query's tables may lack: the query
+// matches the same entities as without it, and in a chunk of a table
+// without T, c.Column(chunk) is nil. The token declares its read or write
+// of T like any column's, so the safety checks see it wherever T is.
+func Optional[T any](c Col[T]) Filter { return Filter{opt: true, tok: c.token()} }
+
 // queryBase is the arity-independent part of a query: its columns, its
 // chunks of the current frame and their command buffers.
 type queryBase struct {
 	w     *World
 	d     *Decl
-	seq   int // its rank among d's queries, in command playback
-	cols  []token
+	seq   int     // its rank among d's queries, in command playback
+	cols  []token // the required columns, then the optional ones
+	nreq  int
 	fill  func() // the generated part: walks the Ark query, calls addTable
 	frame uint64
 
@@ -56,15 +66,30 @@ type tableView struct {
 }
 
 // init checks the column tokens, which must be d's own: a query can only
-// give views that its system declared.
-func (q *queryBase) init(d *Decl, cols ...token) {
-	q.w, q.d, q.seq = d.w, d, d.nq
+// give views that its system declared. It adds the optional columns of
+// filters and returns the components to filter with and without.
+func (q *queryBase) init(d *Decl, filters []Filter, cols ...token) (with, without []ark.Comp) {
+	q.w, q.d, q.seq, q.nreq = d.w, d, d.nq, len(cols)
 	d.nq++
 	for _, e := range d.emitters {
 		e.queries(d.nq)
 	}
 	if d.w.inFrame {
 		d.fail(d.w.lockedErr("building a query of system " + d.name))
+	}
+	for _, f := range filters {
+		switch {
+		case f.opt:
+			cols = append(cols, f.tok)
+		case f.with:
+			with = append(with, f.comp)
+		default:
+			without = append(without, f.comp)
+		}
+	}
+	if len(cols) > maxCols {
+		d.fail(errorf(CodeBadArgument, d.name, "", "a query of system %q has %d columns, optional ones included; the most is %d: split it into two queries", d.name, len(cols), maxCols))
+		cols = cols[:maxCols]
 	}
 	for _, c := range cols {
 		if c.d != d {
@@ -73,6 +98,7 @@ func (q *queryBase) init(d *Decl, cols ...token) {
 		}
 	}
 	q.cols = cols
+	return with, without
 }
 
 // prepare enumerates the query's tables into chunks of at most batch rows:
@@ -156,8 +182,15 @@ func (q *queryBase) ChunkLen(i int) int {
 	return q.chunks[i].Len()
 }
 
-// addTable is called by fill for each non-empty table.
+// addTable is called by fill for each non-empty table, with its required
+// columns; it finds the optional ones (through the table's first entity,
+// whose row is 0). Executed only by the owner, in prepare.
 func (q *queryBase) addTable(ents []ark.Entity, cols [maxCols]unsafe.Pointer) {
+	for k := q.nreq; k < len(q.cols); k++ {
+		if id := q.cols[k].id; q.w.unsafe.HasUnchecked(ents[0], id) {
+			cols[k] = q.w.unsafe.GetUnchecked(ents[0], id)
+		}
+	}
 	tv := q.versions(ents)
 	q.tables = append(q.tables, tableView{ents: ents, cols: cols, vers: q.markers(tv)})
 	q.cut(len(q.tables)-1, tv, len(ents))

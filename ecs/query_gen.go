@@ -19,20 +19,14 @@ type Query1[A any] struct {
 }
 
 // NewQuery1 builds a query of d's system over the columns of d's own
-// tokens, narrowed by filters, and registers its Ark filter. Executed only
-// by the owner, at build time.
+// tokens, narrowed by filters (With, Without) and widened by optional
+// columns (Optional), and registers its Ark filter. Executed only by the
+// owner, at build time.
 func NewQuery1[A any](d *Decl, ca Col[A], filters ...Filter) *Query1[A] {
 	q := &Query1[A]{}
-	q.init(d, ca.token())
+	with, without := q.init(d, filters, ca.token())
 	q.watchFilters(filters)
-	q.f = ark.NewFilter1[A](d.w.ark)
-	for _, fl := range filters {
-		if fl.with {
-			q.f.With(fl.comp)
-		} else {
-			q.f.Without(fl.comp)
-		}
-	}
+	q.f = ark.NewFilter1[A](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk
 	return q
@@ -66,20 +60,14 @@ type Query2[A, B any] struct {
 }
 
 // NewQuery2 builds a query of d's system over the columns of d's own
-// tokens, narrowed by filters, and registers its Ark filter. Executed only
-// by the owner, at build time.
+// tokens, narrowed by filters (With, Without) and widened by optional
+// columns (Optional), and registers its Ark filter. Executed only by the
+// owner, at build time.
 func NewQuery2[A, B any](d *Decl, ca Col[A], cb Col[B], filters ...Filter) *Query2[A, B] {
 	q := &Query2[A, B]{}
-	q.init(d, ca.token(), cb.token())
+	with, without := q.init(d, filters, ca.token(), cb.token())
 	q.watchFilters(filters)
-	q.f = ark.NewFilter2[A, B](d.w.ark)
-	for _, fl := range filters {
-		if fl.with {
-			q.f.With(fl.comp)
-		} else {
-			q.f.Without(fl.comp)
-		}
-	}
+	q.f = ark.NewFilter2[A, B](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk
 	return q
@@ -113,20 +101,14 @@ type Query3[A, B, C any] struct {
 }
 
 // NewQuery3 builds a query of d's system over the columns of d's own
-// tokens, narrowed by filters, and registers its Ark filter. Executed only
-// by the owner, at build time.
+// tokens, narrowed by filters (With, Without) and widened by optional
+// columns (Optional), and registers its Ark filter. Executed only by the
+// owner, at build time.
 func NewQuery3[A, B, C any](d *Decl, ca Col[A], cb Col[B], cc Col[C], filters ...Filter) *Query3[A, B, C] {
 	q := &Query3[A, B, C]{}
-	q.init(d, ca.token(), cb.token(), cc.token())
+	with, without := q.init(d, filters, ca.token(), cb.token(), cc.token())
 	q.watchFilters(filters)
-	q.f = ark.NewFilter3[A, B, C](d.w.ark)
-	for _, fl := range filters {
-		if fl.with {
-			q.f.With(fl.comp)
-		} else {
-			q.f.Without(fl.comp)
-		}
-	}
+	q.f = ark.NewFilter3[A, B, C](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk
 	return q
@@ -160,20 +142,14 @@ type Query4[A, B, C, D any] struct {
 }
 
 // NewQuery4 builds a query of d's system over the columns of d's own
-// tokens, narrowed by filters, and registers its Ark filter. Executed only
-// by the owner, at build time.
+// tokens, narrowed by filters (With, Without) and widened by optional
+// columns (Optional), and registers its Ark filter. Executed only by the
+// owner, at build time.
 func NewQuery4[A, B, C, D any](d *Decl, ca Col[A], cb Col[B], cc Col[C], cd Col[D], filters ...Filter) *Query4[A, B, C, D] {
 	q := &Query4[A, B, C, D]{}
-	q.init(d, ca.token(), cb.token(), cc.token(), cd.token())
+	with, without := q.init(d, filters, ca.token(), cb.token(), cc.token(), cd.token())
 	q.watchFilters(filters)
-	q.f = ark.NewFilter4[A, B, C, D](d.w.ark)
-	for _, fl := range filters {
-		if fl.with {
-			q.f.With(fl.comp)
-		} else {
-			q.f.Without(fl.comp)
-		}
-	}
+	q.f = ark.NewFilter4[A, B, C, D](d.w.ark).With(with...).Without(without...)
 	q.f.Register()
 	q.fill = q.walk
 	return q
@@ -198,3 +174,167 @@ func (q *Query4[A, B, C, D]) Prepare(batch int) (int, error) { return q.prepare(
 // ctx.Label().Chunk, as jobs.ParallelFor(job, n, 1) provides. Build it
 // once; it allocates nothing per frame.
 func (q *Query4[A, B, C, D]) Job(fn func(c *Chunk)) jobs.Func { return q.job(fn) }
+
+// Query5 iterates, chunk by chunk, the entities that have A, B, C, D, E
+// and pass its filters. Its columns are those of its tokens.
+type Query5[A, B, C, D, E any] struct {
+	queryBase
+	f *ark.Filter5[A, B, C, D, E]
+}
+
+// NewQuery5 builds a query of d's system over the columns of d's own
+// tokens, narrowed by filters (With, Without) and widened by optional
+// columns (Optional), and registers its Ark filter. Executed only by the
+// owner, at build time.
+func NewQuery5[A, B, C, D, E any](d *Decl, ca Col[A], cb Col[B], cc Col[C], cd Col[D], ce Col[E], filters ...Filter) *Query5[A, B, C, D, E] {
+	q := &Query5[A, B, C, D, E]{}
+	with, without := q.init(d, filters, ca.token(), cb.token(), cc.token(), cd.token(), ce.token())
+	q.watchFilters(filters)
+	q.f = ark.NewFilter5[A, B, C, D, E](d.w.ark).With(with...).Without(without...)
+	q.f.Register()
+	q.fill = q.walk
+	return q
+}
+
+// walk hands every non-empty matching table to addTable. The Ark query
+// closes itself when NextTable returns false. Executed only by the owner.
+func (q *Query5[A, B, C, D, E]) walk() {
+	aq := q.f.Query()
+	for aq.NextTable() {
+		ca, cb, cc, cd, ce := aq.GetColumns()
+		q.addTable(aq.Entities(), [maxCols]unsafe.Pointer{ptr(ca), ptr(cb), ptr(cc), ptr(cd), ptr(ce)})
+	}
+}
+
+// Prepare splits the matching tables into this frame's chunks of at most
+// batch rows and returns their number. Executed only by the owner, inside
+// a frame, once per frame and before the query's jobs are scheduled.
+func (q *Query5[A, B, C, D, E]) Prepare(batch int) (int, error) { return q.prepare(batch) }
+
+// Job is the body of the query's chunk jobs: it runs fn on chunk
+// ctx.Label().Chunk, as jobs.ParallelFor(job, n, 1) provides. Build it
+// once; it allocates nothing per frame.
+func (q *Query5[A, B, C, D, E]) Job(fn func(c *Chunk)) jobs.Func { return q.job(fn) }
+
+// Query6 iterates, chunk by chunk, the entities that have A, B, C, D, E, F
+// and pass its filters. Its columns are those of its tokens.
+type Query6[A, B, C, D, E, F any] struct {
+	queryBase
+	f *ark.Filter6[A, B, C, D, E, F]
+}
+
+// NewQuery6 builds a query of d's system over the columns of d's own
+// tokens, narrowed by filters (With, Without) and widened by optional
+// columns (Optional), and registers its Ark filter. Executed only by the
+// owner, at build time.
+func NewQuery6[A, B, C, D, E, F any](d *Decl, ca Col[A], cb Col[B], cc Col[C], cd Col[D], ce Col[E], cf Col[F], filters ...Filter) *Query6[A, B, C, D, E, F] {
+	q := &Query6[A, B, C, D, E, F]{}
+	with, without := q.init(d, filters, ca.token(), cb.token(), cc.token(), cd.token(), ce.token(), cf.token())
+	q.watchFilters(filters)
+	q.f = ark.NewFilter6[A, B, C, D, E, F](d.w.ark).With(with...).Without(without...)
+	q.f.Register()
+	q.fill = q.walk
+	return q
+}
+
+// walk hands every non-empty matching table to addTable. The Ark query
+// closes itself when NextTable returns false. Executed only by the owner.
+func (q *Query6[A, B, C, D, E, F]) walk() {
+	aq := q.f.Query()
+	for aq.NextTable() {
+		ca, cb, cc, cd, ce, cf := aq.GetColumns()
+		q.addTable(aq.Entities(), [maxCols]unsafe.Pointer{ptr(ca), ptr(cb), ptr(cc), ptr(cd), ptr(ce), ptr(cf)})
+	}
+}
+
+// Prepare splits the matching tables into this frame's chunks of at most
+// batch rows and returns their number. Executed only by the owner, inside
+// a frame, once per frame and before the query's jobs are scheduled.
+func (q *Query6[A, B, C, D, E, F]) Prepare(batch int) (int, error) { return q.prepare(batch) }
+
+// Job is the body of the query's chunk jobs: it runs fn on chunk
+// ctx.Label().Chunk, as jobs.ParallelFor(job, n, 1) provides. Build it
+// once; it allocates nothing per frame.
+func (q *Query6[A, B, C, D, E, F]) Job(fn func(c *Chunk)) jobs.Func { return q.job(fn) }
+
+// Query7 iterates, chunk by chunk, the entities that have A, B, C, D, E, F, G
+// and pass its filters. Its columns are those of its tokens.
+type Query7[A, B, C, D, E, F, G any] struct {
+	queryBase
+	f *ark.Filter7[A, B, C, D, E, F, G]
+}
+
+// NewQuery7 builds a query of d's system over the columns of d's own
+// tokens, narrowed by filters (With, Without) and widened by optional
+// columns (Optional), and registers its Ark filter. Executed only by the
+// owner, at build time.
+func NewQuery7[A, B, C, D, E, F, G any](d *Decl, ca Col[A], cb Col[B], cc Col[C], cd Col[D], ce Col[E], cf Col[F], cg Col[G], filters ...Filter) *Query7[A, B, C, D, E, F, G] {
+	q := &Query7[A, B, C, D, E, F, G]{}
+	with, without := q.init(d, filters, ca.token(), cb.token(), cc.token(), cd.token(), ce.token(), cf.token(), cg.token())
+	q.watchFilters(filters)
+	q.f = ark.NewFilter7[A, B, C, D, E, F, G](d.w.ark).With(with...).Without(without...)
+	q.f.Register()
+	q.fill = q.walk
+	return q
+}
+
+// walk hands every non-empty matching table to addTable. The Ark query
+// closes itself when NextTable returns false. Executed only by the owner.
+func (q *Query7[A, B, C, D, E, F, G]) walk() {
+	aq := q.f.Query()
+	for aq.NextTable() {
+		ca, cb, cc, cd, ce, cf, cg := aq.GetColumns()
+		q.addTable(aq.Entities(), [maxCols]unsafe.Pointer{ptr(ca), ptr(cb), ptr(cc), ptr(cd), ptr(ce), ptr(cf), ptr(cg)})
+	}
+}
+
+// Prepare splits the matching tables into this frame's chunks of at most
+// batch rows and returns their number. Executed only by the owner, inside
+// a frame, once per frame and before the query's jobs are scheduled.
+func (q *Query7[A, B, C, D, E, F, G]) Prepare(batch int) (int, error) { return q.prepare(batch) }
+
+// Job is the body of the query's chunk jobs: it runs fn on chunk
+// ctx.Label().Chunk, as jobs.ParallelFor(job, n, 1) provides. Build it
+// once; it allocates nothing per frame.
+func (q *Query7[A, B, C, D, E, F, G]) Job(fn func(c *Chunk)) jobs.Func { return q.job(fn) }
+
+// Query8 iterates, chunk by chunk, the entities that have A, B, C, D, E, F, G, H
+// and pass its filters. Its columns are those of its tokens.
+type Query8[A, B, C, D, E, F, G, H any] struct {
+	queryBase
+	f *ark.Filter8[A, B, C, D, E, F, G, H]
+}
+
+// NewQuery8 builds a query of d's system over the columns of d's own
+// tokens, narrowed by filters (With, Without) and widened by optional
+// columns (Optional), and registers its Ark filter. Executed only by the
+// owner, at build time.
+func NewQuery8[A, B, C, D, E, F, G, H any](d *Decl, ca Col[A], cb Col[B], cc Col[C], cd Col[D], ce Col[E], cf Col[F], cg Col[G], ch Col[H], filters ...Filter) *Query8[A, B, C, D, E, F, G, H] {
+	q := &Query8[A, B, C, D, E, F, G, H]{}
+	with, without := q.init(d, filters, ca.token(), cb.token(), cc.token(), cd.token(), ce.token(), cf.token(), cg.token(), ch.token())
+	q.watchFilters(filters)
+	q.f = ark.NewFilter8[A, B, C, D, E, F, G, H](d.w.ark).With(with...).Without(without...)
+	q.f.Register()
+	q.fill = q.walk
+	return q
+}
+
+// walk hands every non-empty matching table to addTable. The Ark query
+// closes itself when NextTable returns false. Executed only by the owner.
+func (q *Query8[A, B, C, D, E, F, G, H]) walk() {
+	aq := q.f.Query()
+	for aq.NextTable() {
+		ca, cb, cc, cd, ce, cf, cg, ch := aq.GetColumns()
+		q.addTable(aq.Entities(), [maxCols]unsafe.Pointer{ptr(ca), ptr(cb), ptr(cc), ptr(cd), ptr(ce), ptr(cf), ptr(cg), ptr(ch)})
+	}
+}
+
+// Prepare splits the matching tables into this frame's chunks of at most
+// batch rows and returns their number. Executed only by the owner, inside
+// a frame, once per frame and before the query's jobs are scheduled.
+func (q *Query8[A, B, C, D, E, F, G, H]) Prepare(batch int) (int, error) { return q.prepare(batch) }
+
+// Job is the body of the query's chunk jobs: it runs fn on chunk
+// ctx.Label().Chunk, as jobs.ParallelFor(job, n, 1) provides. Build it
+// once; it allocates nothing per frame.
+func (q *Query8[A, B, C, D, E, F, G, H]) Job(fn func(c *Chunk)) jobs.Func { return q.job(fn) }

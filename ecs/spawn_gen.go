@@ -2,18 +2,24 @@
 
 package ecs
 
-import ark "github.com/mlange-42/ark/ecs"
+import (
+	"unsafe"
+
+	ark "github.com/mlange-42/ark/ecs"
+)
 
 // Spawner1 records spawns of entities with exactly A.
 // Consecutive spawns of one spawner in a buffer are created by one Ark
 // batch when the buffer plays.
 type Spawner1[A any] struct {
-	w   *World
-	m   *ark.Map1[A]
-	idx uint16
-	cur *spawnValues1[A] // the buffer being played; owner only
-	i   int
-	fn  func(ark.Entity, *A)
+	w    *World
+	m    *ark.Map1[A]
+	idx  uint16
+	ids  [1]ark.ID
+	refs bool             // a component has entity fields, to resolve
+	cur  *spawnValues1[A] // the buffer being played; owner only
+	i    int
+	fn   func(ark.Entity, *A)
 }
 
 type spawnValues1[A any] struct {
@@ -29,12 +35,20 @@ func (v *spawnValues1[A]) reset() {
 // NewSpawner1 registers A and returns their spawner.
 // Executed only by the owner, outside of frames.
 func NewSpawner1[A any](w *World) *Spawner1[A] {
-	component[A](w)
 	s := &Spawner1[A]{w: w, m: ark.NewMap1[A](w.ark), idx: uint16(len(w.spawners))}
+	s.ids = [1]ark.ID{component[A](w).id}
+	for _, id := range s.ids {
+		s.refs = s.refs || len(w.layouts[id.Index()].ents) > 0
+	}
 	s.fn = func(e ark.Entity, pa *A) {
 		*pa = s.cur.a[s.i]
 		s.i++
-		s.w.spawned = append(s.w.spawned, e)
+		s.w.pb.spawned = append(s.w.pb.spawned, e)
+		if s.refs {
+			s.w.resolveFields(s.ids[0], unsafe.Pointer(pa))
+
+		}
+		s.w.pb.i++ // the next spawn's command
 	}
 	w.spawners = append(w.spawners, s)
 	return s
@@ -69,12 +83,14 @@ func (s *Spawner1[A]) play(b *Commands, first, n int) {
 // Consecutive spawns of one spawner in a buffer are created by one Ark
 // batch when the buffer plays.
 type Spawner2[A, B any] struct {
-	w   *World
-	m   *ark.Map2[A, B]
-	idx uint16
-	cur *spawnValues2[A, B] // the buffer being played; owner only
-	i   int
-	fn  func(ark.Entity, *A, *B)
+	w    *World
+	m    *ark.Map2[A, B]
+	idx  uint16
+	ids  [2]ark.ID
+	refs bool                // a component has entity fields, to resolve
+	cur  *spawnValues2[A, B] // the buffer being played; owner only
+	i    int
+	fn   func(ark.Entity, *A, *B)
 }
 
 type spawnValues2[A, B any] struct {
@@ -93,14 +109,22 @@ func (v *spawnValues2[A, B]) reset() {
 // NewSpawner2 registers A, B and returns their spawner.
 // Executed only by the owner, outside of frames.
 func NewSpawner2[A, B any](w *World) *Spawner2[A, B] {
-	component[A](w)
-	component[B](w)
 	s := &Spawner2[A, B]{w: w, m: ark.NewMap2[A, B](w.ark), idx: uint16(len(w.spawners))}
+	s.ids = [2]ark.ID{component[A](w).id, component[B](w).id}
+	for _, id := range s.ids {
+		s.refs = s.refs || len(w.layouts[id.Index()].ents) > 0
+	}
 	s.fn = func(e ark.Entity, pa *A, pb *B) {
 		*pa = s.cur.a[s.i]
 		*pb = s.cur.b[s.i]
 		s.i++
-		s.w.spawned = append(s.w.spawned, e)
+		s.w.pb.spawned = append(s.w.pb.spawned, e)
+		if s.refs {
+			s.w.resolveFields(s.ids[0], unsafe.Pointer(pa))
+			s.w.resolveFields(s.ids[1], unsafe.Pointer(pb))
+
+		}
+		s.w.pb.i++ // the next spawn's command
 	}
 	w.spawners = append(w.spawners, s)
 	return s
@@ -136,12 +160,14 @@ func (s *Spawner2[A, B]) play(b *Commands, first, n int) {
 // Consecutive spawns of one spawner in a buffer are created by one Ark
 // batch when the buffer plays.
 type Spawner3[A, B, C any] struct {
-	w   *World
-	m   *ark.Map3[A, B, C]
-	idx uint16
-	cur *spawnValues3[A, B, C] // the buffer being played; owner only
-	i   int
-	fn  func(ark.Entity, *A, *B, *C)
+	w    *World
+	m    *ark.Map3[A, B, C]
+	idx  uint16
+	ids  [3]ark.ID
+	refs bool                   // a component has entity fields, to resolve
+	cur  *spawnValues3[A, B, C] // the buffer being played; owner only
+	i    int
+	fn   func(ark.Entity, *A, *B, *C)
 }
 
 type spawnValues3[A, B, C any] struct {
@@ -163,16 +189,24 @@ func (v *spawnValues3[A, B, C]) reset() {
 // NewSpawner3 registers A, B, C and returns their spawner.
 // Executed only by the owner, outside of frames.
 func NewSpawner3[A, B, C any](w *World) *Spawner3[A, B, C] {
-	component[A](w)
-	component[B](w)
-	component[C](w)
 	s := &Spawner3[A, B, C]{w: w, m: ark.NewMap3[A, B, C](w.ark), idx: uint16(len(w.spawners))}
+	s.ids = [3]ark.ID{component[A](w).id, component[B](w).id, component[C](w).id}
+	for _, id := range s.ids {
+		s.refs = s.refs || len(w.layouts[id.Index()].ents) > 0
+	}
 	s.fn = func(e ark.Entity, pa *A, pb *B, pc *C) {
 		*pa = s.cur.a[s.i]
 		*pb = s.cur.b[s.i]
 		*pc = s.cur.c[s.i]
 		s.i++
-		s.w.spawned = append(s.w.spawned, e)
+		s.w.pb.spawned = append(s.w.pb.spawned, e)
+		if s.refs {
+			s.w.resolveFields(s.ids[0], unsafe.Pointer(pa))
+			s.w.resolveFields(s.ids[1], unsafe.Pointer(pb))
+			s.w.resolveFields(s.ids[2], unsafe.Pointer(pc))
+
+		}
+		s.w.pb.i++ // the next spawn's command
 	}
 	w.spawners = append(w.spawners, s)
 	return s
@@ -209,12 +243,14 @@ func (s *Spawner3[A, B, C]) play(b *Commands, first, n int) {
 // Consecutive spawns of one spawner in a buffer are created by one Ark
 // batch when the buffer plays.
 type Spawner4[A, B, C, D any] struct {
-	w   *World
-	m   *ark.Map4[A, B, C, D]
-	idx uint16
-	cur *spawnValues4[A, B, C, D] // the buffer being played; owner only
-	i   int
-	fn  func(ark.Entity, *A, *B, *C, *D)
+	w    *World
+	m    *ark.Map4[A, B, C, D]
+	idx  uint16
+	ids  [4]ark.ID
+	refs bool                      // a component has entity fields, to resolve
+	cur  *spawnValues4[A, B, C, D] // the buffer being played; owner only
+	i    int
+	fn   func(ark.Entity, *A, *B, *C, *D)
 }
 
 type spawnValues4[A, B, C, D any] struct {
@@ -239,18 +275,26 @@ func (v *spawnValues4[A, B, C, D]) reset() {
 // NewSpawner4 registers A, B, C, D and returns their spawner.
 // Executed only by the owner, outside of frames.
 func NewSpawner4[A, B, C, D any](w *World) *Spawner4[A, B, C, D] {
-	component[A](w)
-	component[B](w)
-	component[C](w)
-	component[D](w)
 	s := &Spawner4[A, B, C, D]{w: w, m: ark.NewMap4[A, B, C, D](w.ark), idx: uint16(len(w.spawners))}
+	s.ids = [4]ark.ID{component[A](w).id, component[B](w).id, component[C](w).id, component[D](w).id}
+	for _, id := range s.ids {
+		s.refs = s.refs || len(w.layouts[id.Index()].ents) > 0
+	}
 	s.fn = func(e ark.Entity, pa *A, pb *B, pc *C, pd *D) {
 		*pa = s.cur.a[s.i]
 		*pb = s.cur.b[s.i]
 		*pc = s.cur.c[s.i]
 		*pd = s.cur.d[s.i]
 		s.i++
-		s.w.spawned = append(s.w.spawned, e)
+		s.w.pb.spawned = append(s.w.pb.spawned, e)
+		if s.refs {
+			s.w.resolveFields(s.ids[0], unsafe.Pointer(pa))
+			s.w.resolveFields(s.ids[1], unsafe.Pointer(pb))
+			s.w.resolveFields(s.ids[2], unsafe.Pointer(pc))
+			s.w.resolveFields(s.ids[3], unsafe.Pointer(pd))
+
+		}
+		s.w.pb.i++ // the next spawn's command
 	}
 	w.spawners = append(w.spawners, s)
 	return s
@@ -280,6 +324,422 @@ func (s *Spawner4[A, B, C, D]) Spawn(b *Commands, ca A, cb B, cc C, cd D) ark.En
 // Executed only by the owner, during playback.
 func (s *Spawner4[A, B, C, D]) play(b *Commands, first, n int) {
 	s.cur, s.i = b.spawnValues[s.idx].(*spawnValues4[A, B, C, D]), first
+	s.m.NewBatchFn(n, s.fn)
+	s.cur = nil
+}
+
+// Spawner5 records spawns of entities with exactly A, B, C, D, E.
+// Consecutive spawns of one spawner in a buffer are created by one Ark
+// batch when the buffer plays.
+type Spawner5[A, B, C, D, E any] struct {
+	w    *World
+	m    *ark.Map5[A, B, C, D, E]
+	idx  uint16
+	ids  [5]ark.ID
+	refs bool                         // a component has entity fields, to resolve
+	cur  *spawnValues5[A, B, C, D, E] // the buffer being played; owner only
+	i    int
+	fn   func(ark.Entity, *A, *B, *C, *D, *E)
+}
+
+type spawnValues5[A, B, C, D, E any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+}
+
+func (v *spawnValues5[A, B, C, D, E]) reset() {
+	clear(v.a)
+	v.a = v.a[:0]
+	clear(v.b)
+	v.b = v.b[:0]
+	clear(v.c)
+	v.c = v.c[:0]
+	clear(v.d)
+	v.d = v.d[:0]
+	clear(v.e)
+	v.e = v.e[:0]
+
+}
+
+// NewSpawner5 registers A, B, C, D, E and returns their spawner.
+// Executed only by the owner, outside of frames.
+func NewSpawner5[A, B, C, D, E any](w *World) *Spawner5[A, B, C, D, E] {
+	s := &Spawner5[A, B, C, D, E]{w: w, m: ark.NewMap5[A, B, C, D, E](w.ark), idx: uint16(len(w.spawners))}
+	s.ids = [5]ark.ID{component[A](w).id, component[B](w).id, component[C](w).id, component[D](w).id, component[E](w).id}
+	for _, id := range s.ids {
+		s.refs = s.refs || len(w.layouts[id.Index()].ents) > 0
+	}
+	s.fn = func(e ark.Entity, pa *A, pb *B, pc *C, pd *D, pe *E) {
+		*pa = s.cur.a[s.i]
+		*pb = s.cur.b[s.i]
+		*pc = s.cur.c[s.i]
+		*pd = s.cur.d[s.i]
+		*pe = s.cur.e[s.i]
+		s.i++
+		s.w.pb.spawned = append(s.w.pb.spawned, e)
+		if s.refs {
+			s.w.resolveFields(s.ids[0], unsafe.Pointer(pa))
+			s.w.resolveFields(s.ids[1], unsafe.Pointer(pb))
+			s.w.resolveFields(s.ids[2], unsafe.Pointer(pc))
+			s.w.resolveFields(s.ids[3], unsafe.Pointer(pd))
+			s.w.resolveFields(s.ids[4], unsafe.Pointer(pe))
+
+		}
+		s.w.pb.i++ // the next spawn's command
+	}
+	w.spawners = append(w.spawners, s)
+	return s
+}
+
+// Spawn records the creation of an entity with the given components and
+// returns its placeholder, which later commands of b may use. Executed
+// only by the job that owns b.
+func (s *Spawner5[A, B, C, D, E]) Spawn(b *Commands, ca A, cb B, cc C, cd D, ce E) ark.Entity {
+	for int(s.idx) >= len(b.spawnValues) {
+		b.spawnValues = append(b.spawnValues, nil)
+	}
+	v, _ := b.spawnValues[s.idx].(*spawnValues5[A, B, C, D, E])
+	if v == nil {
+		v = &spawnValues5[A, B, C, D, E]{}
+		b.spawnValues[s.idx] = v
+	}
+	i := len(v.a)
+	v.a = append(v.a, ca)
+	v.b = append(v.b, cb)
+	v.c = append(v.c, cc)
+	v.d = append(v.d, cd)
+	v.e = append(v.e, ce)
+	return b.spawnOp(s.idx, i)
+}
+
+// play creates n entities from b's values first.. in one Ark batch.
+// Executed only by the owner, during playback.
+func (s *Spawner5[A, B, C, D, E]) play(b *Commands, first, n int) {
+	s.cur, s.i = b.spawnValues[s.idx].(*spawnValues5[A, B, C, D, E]), first
+	s.m.NewBatchFn(n, s.fn)
+	s.cur = nil
+}
+
+// Spawner6 records spawns of entities with exactly A, B, C, D, E, F.
+// Consecutive spawns of one spawner in a buffer are created by one Ark
+// batch when the buffer plays.
+type Spawner6[A, B, C, D, E, F any] struct {
+	w    *World
+	m    *ark.Map6[A, B, C, D, E, F]
+	idx  uint16
+	ids  [6]ark.ID
+	refs bool                            // a component has entity fields, to resolve
+	cur  *spawnValues6[A, B, C, D, E, F] // the buffer being played; owner only
+	i    int
+	fn   func(ark.Entity, *A, *B, *C, *D, *E, *F)
+}
+
+type spawnValues6[A, B, C, D, E, F any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+}
+
+func (v *spawnValues6[A, B, C, D, E, F]) reset() {
+	clear(v.a)
+	v.a = v.a[:0]
+	clear(v.b)
+	v.b = v.b[:0]
+	clear(v.c)
+	v.c = v.c[:0]
+	clear(v.d)
+	v.d = v.d[:0]
+	clear(v.e)
+	v.e = v.e[:0]
+	clear(v.f)
+	v.f = v.f[:0]
+
+}
+
+// NewSpawner6 registers A, B, C, D, E, F and returns their spawner.
+// Executed only by the owner, outside of frames.
+func NewSpawner6[A, B, C, D, E, F any](w *World) *Spawner6[A, B, C, D, E, F] {
+	s := &Spawner6[A, B, C, D, E, F]{w: w, m: ark.NewMap6[A, B, C, D, E, F](w.ark), idx: uint16(len(w.spawners))}
+	s.ids = [6]ark.ID{component[A](w).id, component[B](w).id, component[C](w).id, component[D](w).id, component[E](w).id, component[F](w).id}
+	for _, id := range s.ids {
+		s.refs = s.refs || len(w.layouts[id.Index()].ents) > 0
+	}
+	s.fn = func(e ark.Entity, pa *A, pb *B, pc *C, pd *D, pe *E, pf *F) {
+		*pa = s.cur.a[s.i]
+		*pb = s.cur.b[s.i]
+		*pc = s.cur.c[s.i]
+		*pd = s.cur.d[s.i]
+		*pe = s.cur.e[s.i]
+		*pf = s.cur.f[s.i]
+		s.i++
+		s.w.pb.spawned = append(s.w.pb.spawned, e)
+		if s.refs {
+			s.w.resolveFields(s.ids[0], unsafe.Pointer(pa))
+			s.w.resolveFields(s.ids[1], unsafe.Pointer(pb))
+			s.w.resolveFields(s.ids[2], unsafe.Pointer(pc))
+			s.w.resolveFields(s.ids[3], unsafe.Pointer(pd))
+			s.w.resolveFields(s.ids[4], unsafe.Pointer(pe))
+			s.w.resolveFields(s.ids[5], unsafe.Pointer(pf))
+
+		}
+		s.w.pb.i++ // the next spawn's command
+	}
+	w.spawners = append(w.spawners, s)
+	return s
+}
+
+// Spawn records the creation of an entity with the given components and
+// returns its placeholder, which later commands of b may use. Executed
+// only by the job that owns b.
+func (s *Spawner6[A, B, C, D, E, F]) Spawn(b *Commands, ca A, cb B, cc C, cd D, ce E, cf F) ark.Entity {
+	for int(s.idx) >= len(b.spawnValues) {
+		b.spawnValues = append(b.spawnValues, nil)
+	}
+	v, _ := b.spawnValues[s.idx].(*spawnValues6[A, B, C, D, E, F])
+	if v == nil {
+		v = &spawnValues6[A, B, C, D, E, F]{}
+		b.spawnValues[s.idx] = v
+	}
+	i := len(v.a)
+	v.a = append(v.a, ca)
+	v.b = append(v.b, cb)
+	v.c = append(v.c, cc)
+	v.d = append(v.d, cd)
+	v.e = append(v.e, ce)
+	v.f = append(v.f, cf)
+	return b.spawnOp(s.idx, i)
+}
+
+// play creates n entities from b's values first.. in one Ark batch.
+// Executed only by the owner, during playback.
+func (s *Spawner6[A, B, C, D, E, F]) play(b *Commands, first, n int) {
+	s.cur, s.i = b.spawnValues[s.idx].(*spawnValues6[A, B, C, D, E, F]), first
+	s.m.NewBatchFn(n, s.fn)
+	s.cur = nil
+}
+
+// Spawner7 records spawns of entities with exactly A, B, C, D, E, F, G.
+// Consecutive spawns of one spawner in a buffer are created by one Ark
+// batch when the buffer plays.
+type Spawner7[A, B, C, D, E, F, G any] struct {
+	w    *World
+	m    *ark.Map7[A, B, C, D, E, F, G]
+	idx  uint16
+	ids  [7]ark.ID
+	refs bool                               // a component has entity fields, to resolve
+	cur  *spawnValues7[A, B, C, D, E, F, G] // the buffer being played; owner only
+	i    int
+	fn   func(ark.Entity, *A, *B, *C, *D, *E, *F, *G)
+}
+
+type spawnValues7[A, B, C, D, E, F, G any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+}
+
+func (v *spawnValues7[A, B, C, D, E, F, G]) reset() {
+	clear(v.a)
+	v.a = v.a[:0]
+	clear(v.b)
+	v.b = v.b[:0]
+	clear(v.c)
+	v.c = v.c[:0]
+	clear(v.d)
+	v.d = v.d[:0]
+	clear(v.e)
+	v.e = v.e[:0]
+	clear(v.f)
+	v.f = v.f[:0]
+	clear(v.g)
+	v.g = v.g[:0]
+
+}
+
+// NewSpawner7 registers A, B, C, D, E, F, G and returns their spawner.
+// Executed only by the owner, outside of frames.
+func NewSpawner7[A, B, C, D, E, F, G any](w *World) *Spawner7[A, B, C, D, E, F, G] {
+	s := &Spawner7[A, B, C, D, E, F, G]{w: w, m: ark.NewMap7[A, B, C, D, E, F, G](w.ark), idx: uint16(len(w.spawners))}
+	s.ids = [7]ark.ID{component[A](w).id, component[B](w).id, component[C](w).id, component[D](w).id, component[E](w).id, component[F](w).id, component[G](w).id}
+	for _, id := range s.ids {
+		s.refs = s.refs || len(w.layouts[id.Index()].ents) > 0
+	}
+	s.fn = func(e ark.Entity, pa *A, pb *B, pc *C, pd *D, pe *E, pf *F, pg *G) {
+		*pa = s.cur.a[s.i]
+		*pb = s.cur.b[s.i]
+		*pc = s.cur.c[s.i]
+		*pd = s.cur.d[s.i]
+		*pe = s.cur.e[s.i]
+		*pf = s.cur.f[s.i]
+		*pg = s.cur.g[s.i]
+		s.i++
+		s.w.pb.spawned = append(s.w.pb.spawned, e)
+		if s.refs {
+			s.w.resolveFields(s.ids[0], unsafe.Pointer(pa))
+			s.w.resolveFields(s.ids[1], unsafe.Pointer(pb))
+			s.w.resolveFields(s.ids[2], unsafe.Pointer(pc))
+			s.w.resolveFields(s.ids[3], unsafe.Pointer(pd))
+			s.w.resolveFields(s.ids[4], unsafe.Pointer(pe))
+			s.w.resolveFields(s.ids[5], unsafe.Pointer(pf))
+			s.w.resolveFields(s.ids[6], unsafe.Pointer(pg))
+
+		}
+		s.w.pb.i++ // the next spawn's command
+	}
+	w.spawners = append(w.spawners, s)
+	return s
+}
+
+// Spawn records the creation of an entity with the given components and
+// returns its placeholder, which later commands of b may use. Executed
+// only by the job that owns b.
+func (s *Spawner7[A, B, C, D, E, F, G]) Spawn(b *Commands, ca A, cb B, cc C, cd D, ce E, cf F, cg G) ark.Entity {
+	for int(s.idx) >= len(b.spawnValues) {
+		b.spawnValues = append(b.spawnValues, nil)
+	}
+	v, _ := b.spawnValues[s.idx].(*spawnValues7[A, B, C, D, E, F, G])
+	if v == nil {
+		v = &spawnValues7[A, B, C, D, E, F, G]{}
+		b.spawnValues[s.idx] = v
+	}
+	i := len(v.a)
+	v.a = append(v.a, ca)
+	v.b = append(v.b, cb)
+	v.c = append(v.c, cc)
+	v.d = append(v.d, cd)
+	v.e = append(v.e, ce)
+	v.f = append(v.f, cf)
+	v.g = append(v.g, cg)
+	return b.spawnOp(s.idx, i)
+}
+
+// play creates n entities from b's values first.. in one Ark batch.
+// Executed only by the owner, during playback.
+func (s *Spawner7[A, B, C, D, E, F, G]) play(b *Commands, first, n int) {
+	s.cur, s.i = b.spawnValues[s.idx].(*spawnValues7[A, B, C, D, E, F, G]), first
+	s.m.NewBatchFn(n, s.fn)
+	s.cur = nil
+}
+
+// Spawner8 records spawns of entities with exactly A, B, C, D, E, F, G, H.
+// Consecutive spawns of one spawner in a buffer are created by one Ark
+// batch when the buffer plays.
+type Spawner8[A, B, C, D, E, F, G, H any] struct {
+	w    *World
+	m    *ark.Map8[A, B, C, D, E, F, G, H]
+	idx  uint16
+	ids  [8]ark.ID
+	refs bool                                  // a component has entity fields, to resolve
+	cur  *spawnValues8[A, B, C, D, E, F, G, H] // the buffer being played; owner only
+	i    int
+	fn   func(ark.Entity, *A, *B, *C, *D, *E, *F, *G, *H)
+}
+
+type spawnValues8[A, B, C, D, E, F, G, H any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+}
+
+func (v *spawnValues8[A, B, C, D, E, F, G, H]) reset() {
+	clear(v.a)
+	v.a = v.a[:0]
+	clear(v.b)
+	v.b = v.b[:0]
+	clear(v.c)
+	v.c = v.c[:0]
+	clear(v.d)
+	v.d = v.d[:0]
+	clear(v.e)
+	v.e = v.e[:0]
+	clear(v.f)
+	v.f = v.f[:0]
+	clear(v.g)
+	v.g = v.g[:0]
+	clear(v.h)
+	v.h = v.h[:0]
+
+}
+
+// NewSpawner8 registers A, B, C, D, E, F, G, H and returns their spawner.
+// Executed only by the owner, outside of frames.
+func NewSpawner8[A, B, C, D, E, F, G, H any](w *World) *Spawner8[A, B, C, D, E, F, G, H] {
+	s := &Spawner8[A, B, C, D, E, F, G, H]{w: w, m: ark.NewMap8[A, B, C, D, E, F, G, H](w.ark), idx: uint16(len(w.spawners))}
+	s.ids = [8]ark.ID{component[A](w).id, component[B](w).id, component[C](w).id, component[D](w).id, component[E](w).id, component[F](w).id, component[G](w).id, component[H](w).id}
+	for _, id := range s.ids {
+		s.refs = s.refs || len(w.layouts[id.Index()].ents) > 0
+	}
+	s.fn = func(e ark.Entity, pa *A, pb *B, pc *C, pd *D, pe *E, pf *F, pg *G, ph *H) {
+		*pa = s.cur.a[s.i]
+		*pb = s.cur.b[s.i]
+		*pc = s.cur.c[s.i]
+		*pd = s.cur.d[s.i]
+		*pe = s.cur.e[s.i]
+		*pf = s.cur.f[s.i]
+		*pg = s.cur.g[s.i]
+		*ph = s.cur.h[s.i]
+		s.i++
+		s.w.pb.spawned = append(s.w.pb.spawned, e)
+		if s.refs {
+			s.w.resolveFields(s.ids[0], unsafe.Pointer(pa))
+			s.w.resolveFields(s.ids[1], unsafe.Pointer(pb))
+			s.w.resolveFields(s.ids[2], unsafe.Pointer(pc))
+			s.w.resolveFields(s.ids[3], unsafe.Pointer(pd))
+			s.w.resolveFields(s.ids[4], unsafe.Pointer(pe))
+			s.w.resolveFields(s.ids[5], unsafe.Pointer(pf))
+			s.w.resolveFields(s.ids[6], unsafe.Pointer(pg))
+			s.w.resolveFields(s.ids[7], unsafe.Pointer(ph))
+
+		}
+		s.w.pb.i++ // the next spawn's command
+	}
+	w.spawners = append(w.spawners, s)
+	return s
+}
+
+// Spawn records the creation of an entity with the given components and
+// returns its placeholder, which later commands of b may use. Executed
+// only by the job that owns b.
+func (s *Spawner8[A, B, C, D, E, F, G, H]) Spawn(b *Commands, ca A, cb B, cc C, cd D, ce E, cf F, cg G, ch H) ark.Entity {
+	for int(s.idx) >= len(b.spawnValues) {
+		b.spawnValues = append(b.spawnValues, nil)
+	}
+	v, _ := b.spawnValues[s.idx].(*spawnValues8[A, B, C, D, E, F, G, H])
+	if v == nil {
+		v = &spawnValues8[A, B, C, D, E, F, G, H]{}
+		b.spawnValues[s.idx] = v
+	}
+	i := len(v.a)
+	v.a = append(v.a, ca)
+	v.b = append(v.b, cb)
+	v.c = append(v.c, cc)
+	v.d = append(v.d, cd)
+	v.e = append(v.e, ce)
+	v.f = append(v.f, cf)
+	v.g = append(v.g, cg)
+	v.h = append(v.h, ch)
+	return b.spawnOp(s.idx, i)
+}
+
+// play creates n entities from b's values first.. in one Ark batch.
+// Executed only by the owner, during playback.
+func (s *Spawner8[A, B, C, D, E, F, G, H]) play(b *Commands, first, n int) {
+	s.cur, s.i = b.spawnValues[s.idx].(*spawnValues8[A, B, C, D, E, F, G, H]), first
 	s.m.NewBatchFn(n, s.fn)
 	s.cur = nil
 }

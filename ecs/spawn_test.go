@@ -35,7 +35,7 @@ func TestSpawners(t *testing.T) {
 	require.Empty(t, r.Problems)
 	assert.Zero(t, b.Len(), "played buffers are reset")
 	assert.Equal(t, 10, r.Applied)
-	ents := append([]ark.Entity(nil), w.spawned...)
+	ents := append([]ark.Entity(nil), w.pb.spawned...)
 	require.Len(t, ents, 7)
 	for i, e := range []ark.Entity{e0, e1, e2, e3, e4, e5, e6} {
 		assert.Equal(t, uint32(i), e.Gen()&(maxSpawns-1), "placeholders count spawns in order")

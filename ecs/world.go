@@ -29,13 +29,14 @@ type World struct {
 	checks bool
 	seed   maphash.Seed
 
-	comps map[reflect.Type]compInfo // registered component types
-	res   map[reflect.Type]safety.Key
-	names [256]string // component name by Ark ID index
+	comps   map[reflect.Type]compInfo // registered component types
+	res     map[reflect.Type]safety.Key
+	names   [256]string // component name by Ark ID index
+	layouts [256]layout // component layout by Ark ID index
 
 	decls    []*Decl
 	spawners []batchSpawner
-	bufs     int // Commands buffers made, for their tags
+	tags     uint32 // buffer uses started, for their placeholders' tags
 
 	inFrame bool
 	frame   uint64
@@ -55,10 +56,11 @@ type World struct {
 	moves   uint64                  // structural changes seen by the observers
 	ticks   uint64                  // change ticks: one per Prepare and per commands' mark
 
-	active  []*Commands // EndFrame scratch
-	spawned []ark.Entity
-	ids     []ark.ID
-	report  Report
+	active   []*Commands  // EndFrame scratch
+	hashEnts []ark.Entity // Hash scratch
+	ids      []ark.ID
+	report   Report
+	pb       playback
 }
 
 type compInfo struct {
@@ -128,6 +130,7 @@ func component[T any](w *World) compInfo {
 	c := compInfo{id: id, key: key}
 	w.comps[tp] = c
 	w.names[id.Index()] = tp.Name()
+	w.layouts[id.Index()] = layoutOf(tp)
 	return c
 }
 
@@ -219,10 +222,7 @@ func (w *World) EndFrame() (*Report, error) {
 		}
 	}
 	slices.SortFunc(w.active, (*Commands).compare)
-	w.report.reset()
-	for _, b := range w.active {
-		w.play(b, &w.report)
-	}
+	w.playAll(w.active)
 	w.mu.Lock()
 	err := errors.Join(w.errs...)
 	clear(w.errs)
@@ -242,8 +242,8 @@ func (w *World) Apply(b *Commands) (*Report, error) {
 	if w.inFrame {
 		return nil, w.lockedErr("Apply")
 	}
-	w.report.reset()
-	w.play(b, &w.report)
+	w.active = append(w.active[:0], b)
+	w.playAll(w.active)
 	return &w.report, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -51,9 +50,12 @@ func chained(t *testing.T, workers int, filters ...ecs.Filter) ([]float64, []job
 		require.NoError(t, e.Tick())
 	}
 	var out []float64
-	q := ark.NewFilter1[pos](w.Ark()).Query()
-	for q.Next() {
-		out = append(out, q.Get().X)
+	ents, err := w.Entities(pc)
+	require.NoError(t, err)
+	for ent := range ents {
+		p, err := ecs.Get[pos](w, ent)
+		require.NoError(t, err)
+		out = append(out, p.X)
 	}
 	return out, e.AppendTrace(nil), e.Explain()
 }

@@ -116,9 +116,9 @@ func Example_e006() {
 	b.Despawn(e) // already despawned when it plays
 	report, _ := w.EndFrame()
 	err := report.Err()
-	// ecs: WEFT-E006: 1 commands were skipped; the first: despawn of {1 3112435712} by system "reaper" (buffer 0, command 2): the entity is not alive (despawned, or never spawned); record commands only for entities that are alive when the buffer plays, and check components with the previous frame's state
+	// ecs: WEFT-E006: 1 commands were skipped; the first: despawn of {1 786432} by system "reaper" (buffer 0, command 2): the entity is not alive (despawned, or never spawned); record commands only for entities that are alive when the buffer plays, and check components with the previous frame's state
 	fmt.Println(err)
-	// Output: ecs: WEFT-E006: 1 commands were skipped; the first: despawn of {1 3112435712} by system "reaper" (buffer 0, command 2): the entity is not alive (despawned, or never spawned); record commands only for entities that are alive when the buffer plays, and check components with the previous frame's state
+	// Output: ecs: WEFT-E006: 1 commands were skipped; the first: despawn of {1 786432} by system "reaper" (buffer 0, command 2): the entity is not alive (despawned, or never spawned); record commands only for entities that are alive when the buffer plays, and check components with the previous frame's state
 }
 
 func Example_e007() {
@@ -141,4 +141,31 @@ func Example_e008() {
 	// ecs: WEFT-E008: system "scorer" declares resource engine_test.Score, which the world does not have; call ecs.AddResource(w, &engine_test.Score{...}) before engine.Build (before or after engine.New)
 	fmt.Println(err)
 	// Output: ecs: WEFT-E008: system "scorer" declares resource engine_test.Score, which the world does not have; call ecs.AddResource(w, &engine_test.Score{...}) before engine.Build (before or after engine.New)
+}
+
+func Example_e010() {
+	w := ecsScene()
+	targets := ecs.NewComponent[Target](w)
+	b := w.NewCommands()
+	kept := b.Spawn()
+	w.Apply(b)
+	e := b.Spawn()
+	targets.Add(b, e, Target{Of: kept}) // kept belongs to the last playback
+	r, _ := w.Apply(b)
+	err := r.Err()
+	// ecs: WEFT-E010: 1 commands had problems; the first: add of {1 1048576} by system "" (buffer 0, command 1): its Target.Of holds {1 786432}, a Spawn placeholder that no buffer played so far in this playback made: its buffer plays later, played in an earlier frame, or belongs to another world; use a placeholder only in its own buffer and in buffers that play after it in the same frame; the field was set to the zero entity
+	fmt.Println(err)
+	// Output: ecs: WEFT-E010: 1 commands had problems; the first: add of {1 1048576} by system "" (buffer 0, command 1): its Target.Of holds {1 786432}, a Spawn placeholder that no buffer played so far in this playback made: its buffer plays later, played in an earlier frame, or belongs to another world; use a placeholder only in its own buffer and in buffers that play after it in the same frame; the field was set to the zero entity
+}
+
+func Example_e011() {
+	w := ecsScene()
+	all, _ := w.Entities()
+	var e ecs.Entity
+	for e = range all {
+	}
+	_, err := ecs.Get[Score](w, e)
+	// ecs: WEFT-E011: ecs.Get[engine_test.Score] of entity {4 0}, which has no engine_test.Score
+	fmt.Println(err)
+	// Output: ecs: WEFT-E011: ecs.Get[engine_test.Score] of entity {4 0}, which has no engine_test.Score
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -27,7 +26,7 @@ type (
 
 // Chase makes an entity run toward Target at Speed.
 type Chase struct {
-	Target ark.Entity
+	Target ecs.Entity
 	Speed  float64
 }
 
@@ -93,20 +92,26 @@ func (s *Move) Build(b *engine.Builder) error {
 func (s *Move) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
 
 // chasers makes a world with a sheep at (10, 0), a wolf that chases it,
-// and a wolf whose prey is already gone. It sets up with Ark directly:
-// entities to store in components must exist already.
-func chasers() (*ecs.World, ark.Entity) {
+// and a wolf whose prey is already gone. The wolves' Target is a
+// placeholder until the buffer plays.
+func chasers() *ecs.World {
 	w := ecs.NewWorld(ecs.Options{})
-	places, wolves := ark.NewMap[Pos](w.Ark()), ark.NewMap3[Pos, Vel, Chase](w.Ark())
-	sheep, gone := places.NewEntity(&Pos{10, 0}), places.NewEntity(&Pos{0, 5})
-	w.Ark().RemoveEntity(gone)
-	wolf := wolves.NewEntity(&Pos{}, &Vel{}, &Chase{Target: sheep, Speed: 2})
-	wolves.NewEntity(&Pos{}, &Vel{}, &Chase{Target: gone, Speed: 2})
-	return w, wolf
+	places, wolves := ecs.NewComponent[Pos](w), ecs.NewSpawner3[Pos, Vel, Chase](w)
+	b := w.NewCommands()
+	sheep, gone := b.Spawn(), b.Spawn()
+	places.Add(b, sheep, Pos{10, 0})
+	places.Add(b, gone, Pos{0, 5})
+	b.Despawn(gone)
+	wolves.Spawn(b, Pos{}, Vel{}, Chase{Target: sheep, Speed: 2})
+	wolves.Spawn(b, Pos{}, Vel{}, Chase{Target: gone, Speed: 2})
+	if _, err := w.Apply(b); err != nil {
+		panic(err)
+	}
+	return w
 }
 
 func Example_seek() {
-	w, wolf := chasers()
+	w := chasers()
 	eng, err := engine.New(w, engine.Config{Workers: 2})
 	if err != nil {
 		panic(err)
@@ -127,7 +132,14 @@ func Example_seek() {
 			panic(err)
 		}
 	}
-	fmt.Println("the wolf is at", *ark.NewMap[Pos](w.Ark()).Get(wolf))
+	wolves, err := w.Entities(ecs.NewComponent[Chase](w))
+	if err != nil {
+		panic(err)
+	}
+	for wolf := range wolves {
+		at, _ := ecs.Get[Pos](w, wolf)
+		fmt.Println("a wolf is at", at)
+	}
 	// Output:
 	// systems (execution order):
 	//   1. seek [PreUpdate] writes Vel; reads Pos, Chase; looks up Pos;
@@ -137,7 +149,8 @@ func Example_seek() {
 	//       lookup: seek reads Pos through a lookup (any entity), move writes it (stage order)
 	//       conflict: seek writes Vel, move reads it (stage order)
 	// ambiguities: none
-	// the wolf is at {6 0}
+	// a wolf is at {6 0}
+	// a wolf is at {0 0}
 }
 
 // Census is the number of chasers whose target is alive, each step.
@@ -187,7 +200,7 @@ func (s *Count) Merge(f *engine.Frame) error {
 }
 
 func Example_count() {
-	w, _ := chasers()
+	w := chasers()
 	census := &Census{}
 	if err := ecs.AddResource(w, census); err != nil { // before Build
 		panic(err)
@@ -232,7 +245,7 @@ func (s *Racy) Build(b *engine.Builder) error {
 func (s *Racy) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
 
 func racyError() error {
-	w, _ := chasers()
+	w := chasers()
 	if err := ecs.AddResource(w, &Census{}); err != nil {
 		panic(err)
 	}

@@ -270,3 +270,154 @@ func Example_systemSets() {
 	// stats ran in step 10
 	// stats ran in step 20
 }
+
+// Target is the entity that an entity follows.
+type Target struct{ Of ecs.Entity }
+
+// Swarm leaves a leader and three followers where a Lifetime runs out.
+type Swarm struct {
+	life   ecs.Reader[Lifetime]
+	target ecs.Component[Target]
+	lives  ecs.Component[Lifetime]
+	pass   *engine.Pass
+}
+
+func (s *Swarm) Name() string { return "swarm" }
+
+func (s *Swarm) Build(b *engine.Builder) error {
+	d := b.Decl()
+	s.life = ecs.Read[Lifetime](d)
+	s.target = ecs.NewComponent[Target](b.World()) // handles record commands
+	s.lives = ecs.NewComponent[Lifetime](b.World())
+	b.Commands()
+	s.pass = b.Chunks("hatch", ecs.NewQuery1(d, s.life), s.hatch)
+	return nil
+}
+
+func (s *Swarm) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
+
+func (s *Swarm) hatch(c *ecs.Chunk) {
+	cmds := c.Commands()
+	for _, l := range s.life.Column(c) {
+		if l.Left > 0 {
+			continue
+		}
+		leader := cmds.Spawn() // a placeholder until playback
+		s.lives.Add(cmds, leader, Lifetime{Left: 10})
+		for range 3 {
+			s.target.Add(cmds, cmds.Spawn(), Target{Of: leader}) // becomes the real leader
+		}
+	}
+}
+
+func Example_swarm() {
+	w := spawnLives(4) // lives of 0, 1, 2 and 3 seconds
+	eng, err := engine.New(w, engine.Config{Workers: 2, Batch: 1, FixedStep: time.Second})
+	if err != nil {
+		panic(err)
+	}
+	defer eng.Close()
+	if err := eng.Add(engine.Update, &Swarm{}); err != nil {
+		panic(err)
+	}
+	if err := eng.Build(); err != nil {
+		panic(err)
+	}
+	if _, err := eng.Step(time.Second); err != nil {
+		panic(err)
+	}
+	followers, err := w.Entities(ecs.NewComponent[Target](w))
+	if err != nil {
+		panic(err)
+	}
+	for e := range followers {
+		t, _ := ecs.Get[Target](w, e)
+		l, err := ecs.Get[Lifetime](w, t.Of)
+		fmt.Println(e, "follows", t.Of, "with", l.Left, "seconds left", err)
+	}
+	// Output:
+	// {7 0} follows {6 0} with 10 seconds left <nil>
+	// {8 0} follows {6 0} with 10 seconds left <nil>
+	// {9 0} follows {6 0} with 10 seconds left <nil>
+}
+
+// Glow is a light some entities carry.
+type Glow struct{ Strength float64 }
+
+// Fade counts lifetimes down and dims the glow of those that have one.
+type Fade struct {
+	life ecs.Writer[Lifetime]
+	glow ecs.Writer[Glow]
+	pass *engine.Pass
+}
+
+func (s *Fade) Name() string { return "fade" }
+
+func (s *Fade) Build(b *engine.Builder) error {
+	d := b.Decl()
+	s.life, s.glow = ecs.Write[Lifetime](d), ecs.Write[Glow](d)
+	s.pass = b.Chunks("fade", ecs.NewQuery1(d, s.life, ecs.Optional(s.glow)), s.fade)
+	return nil
+}
+
+func (s *Fade) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
+
+func (s *Fade) fade(c *ecs.Chunk) {
+	life, glow := s.life.Column(c), s.glow.Column(c) // glow is nil where the table has no Glow
+	for i := range life {
+		life[i].Left--
+		if glow != nil {
+			glow[i].Strength /= 2
+		}
+	}
+}
+
+func Example_fade() {
+	w := spawnLives(8) // Lifetime 0, 1, 2, 3, 0, 1, 2, 3
+	glows := ecs.NewComponent[Glow](w)
+	add := w.NewCommands()
+	lit, err := w.Entities(ecs.NewComponent[Lifetime](w))
+	if err != nil {
+		panic(err)
+	}
+	for e := range lit {
+		if l, _ := ecs.Get[Lifetime](w, e); l.Left >= 2 {
+			glows.Add(add, e, Glow{Strength: 1})
+		}
+	}
+	if _, err := w.Apply(add); err != nil {
+		panic(err)
+	}
+	eng, err := engine.New(w, engine.Config{Workers: 2, Batch: 2})
+	if err != nil {
+		panic(err)
+	}
+	defer eng.Close()
+	if err := eng.Add(engine.Update, &Fade{}); err != nil {
+		panic(err)
+	}
+	if err := eng.Build(); err != nil {
+		panic(err)
+	}
+	if err := eng.Tick(); err != nil {
+		panic(err)
+	}
+	all, err := w.Entities(ecs.NewComponent[Lifetime](w))
+	if err != nil {
+		panic(err)
+	}
+	for e := range all {
+		l, _ := ecs.Get[Lifetime](w, e)
+		g, err := ecs.Get[Glow](w, e)
+		fmt.Println(e, l.Left, g.Strength, err == nil)
+	}
+	// Output:
+	// {2 0} -1 0 false
+	// {3 0} 0 0 false
+	// {6 0} -1 0 false
+	// {7 0} 0 0 false
+	// {4 0} 1 0.5 true
+	// {5 0} 2 0.5 true
+	// {8 0} 1 0.5 true
+	// {9 0} 2 0.5 true
+}

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -265,9 +264,11 @@ func touchOf[T any](d *ecs.Decl, mode int) func(c *ecs.Chunk) {
 func TestWriteLookupInOrderMatchesSerial(t *testing.T) {
 	run := func(workers, batch int) []float64 {
 		w := world(t, 300)
-		var all []ark.Entity
-		for q := ark.NewFilter1[pos](w.Ark()).Query(); q.Next(); {
-			all = append(all, q.Entity())
+		var all []ecs.Entity
+		ents, err := w.Entities(ecs.NewComponent[pos](w))
+		require.NoError(t, err)
+		for en := range ents {
+			all = append(all, en)
 		}
 		e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
 		var pass *engine.Pass
@@ -291,8 +292,10 @@ func TestWriteLookupInOrderMatchesSerial(t *testing.T) {
 			require.NoError(t, e.Tick())
 		}
 		var out []float64
-		for q := ark.NewFilter1[pos](w.Ark()).Query(); q.Next(); {
-			out = append(out, q.Get().X)
+		for en := range ents {
+			p, err := ecs.Get[pos](w, en)
+			require.NoError(t, err)
+			out = append(out, p.X)
 		}
 		return out
 	}

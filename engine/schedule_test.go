@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -149,9 +148,7 @@ func TestExclusiveAtStageBoundary(t *testing.T) {
 	counts := []int{}
 	require.NoError(t, e.AddExclusive(engine.Update, exclusive{"count", func(w *ecs.World, _ engine.Time) error {
 		require.False(t, w.InFrame())
-		q := ark.NewFilter1[pos](w.Ark()).Query()
-		counts = append(counts, q.Count())
-		q.Close()
+		counts = append(counts, w.Count(pc))
 		return nil
 	}}))
 	var seen atomic.Int64

@@ -1,12 +1,10 @@
 package systems_test
 
 import (
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/require"
 
 	"github.com/weft-engine/weft/ecs"
@@ -126,36 +124,17 @@ func (s *churner) Build(b *engine.Builder) error {
 
 func (s *churner) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
 
-// hash is a digest of every body and of the published draw list.
-func (s *scene) hash() uint64 {
-	h := fnv.New64a()
-	var buf [8]byte
-	put := func(v uint64) {
-		for i := range buf {
-			buf[i] = byte(v >> (8 * i))
-		}
-		h.Write(buf[:])
+// hash is a digest of every body (ecs.World.Hash) and of the published
+// draw list.
+func (s *scene) hash(t testing.TB) uint64 {
+	w := s.w
+	world, err := w.Hash(ecs.NewComponent[systems.Position](w), ecs.NewComponent[systems.Velocity](w),
+		ecs.NewComponent[systems.Sprite](w), ecs.NewComponent[systems.Look](w))
+	require.NoError(t, err)
+	h := world
+	for _, it := range s.eng.Snapshot().Items { // FNV-style mixing of the draw list
+		h = (h ^ it.Entity) * 0x100000001b3
+		h = (h ^ math.Float64bits(it.X)) * 0x100000001b3
 	}
-	f := ark.NewFilter4[systems.Position, systems.Velocity, systems.Sprite, systems.Look](s.w.Ark())
-	q := f.Query()
-	n := 0
-	for q.Next() {
-		p, v, sp, lk := q.Get()
-		e := q.Entity()
-		put(uint64(e.ID())<<32 | uint64(e.Gen()))
-		put(math.Float64bits(p.X))
-		put(math.Float64bits(p.Y))
-		put(math.Float64bits(v.X))
-		put(math.Float64bits(v.Y))
-		put(uint64(sp.Frame))
-		put(math.Float64bits(lk.Scale))
-		put(uint64(math.Float32bits(lk.Color.G)))
-		n++
-	}
-	put(uint64(n))
-	for _, it := range s.eng.Snapshot().Items {
-		put(it.Entity)
-		put(math.Float64bits(it.X))
-	}
-	return h.Sum64()
+	return h
 }

@@ -44,7 +44,7 @@ func TestDeterminism(t *testing.T) {
 			require.NoError(t, s.eng.Tick())
 			problems += s.eng.Timings().Last().Problems
 		}
-		return s.hash() ^ uint64(problems)<<48
+		return s.hash(t) ^ uint64(problems)<<48
 	}
 	want := run(t, engine.Config{Workers: 0, Batch: 64}, nil)
 	for _, w := range []int{0, 1, 2, 4} {

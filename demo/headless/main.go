@@ -93,16 +93,20 @@ func simulate(o options, stdout io.Writer) (err error) {
 			return err
 		}
 	}
+	hash, err := g.Hash()
+	if err != nil {
+		return err
+	}
 	if o.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(newReport(o, g, allocs))
+		return enc.Encode(newReport(o, g, allocs, hash))
 	}
 	if err := g.Engine().Timings().WriteTable(stdout); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "\nentities %d, visible %d, contacts %d, heap allocations per step (second half) %.2f\nhash %016x\n",
-		g.Len(), g.Visible(), g.Contacts(), allocs, g.Hash())
+		g.Len(), g.Visible(), g.Contacts(), allocs, hash)
 	return err
 }
 

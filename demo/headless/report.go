@@ -122,7 +122,7 @@ func toStat(s engine.Stat) stat { return stat{s.P50, s.P95, s.P99, s.Max} }
 
 func ms(d interface{ Nanoseconds() int64 }) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
-func newReport(o options, g *game.Game, allocs float64) *report {
+func newReport(o options, g *game.Game, allocs float64, hash uint64) *report {
 	e := g.Engine()
 	s, last := e.Timings().Summary(), e.Timings().Last()
 	r := &report{Steps: o.steps, Entities: g.Len(), Visible: g.Visible(), Workers: e.Workers(), Batch: e.Batch(), Checks: e.Checks(),
@@ -132,7 +132,7 @@ func newReport(o options, g *game.Game, allocs float64) *report {
 		Jobs: toStat(s.Jobs), Chunks: toStat(s.Chunks), Steals: toStat(s.Steals), Markers: []marker{}, Counters: []counter{},
 		Last:    lastStep{Jobs: last.Jobs, Slices: len(last.Timeline), Chunks: last.Chunks, Steals: last.Steals, Commands: last.Commands},
 		Systems: []system{}, Critical: critical{Step: last.Step, Ms: ms(last.Span), Jobs: []pathJob{}},
-		AllocsPerStep: allocs, Hash: fmt.Sprintf("%016x", g.Hash())}
+		AllocsPerStep: allocs, Hash: fmt.Sprintf("%016x", hash)}
 	for _, ss := range s.Systems {
 		r.Systems = append(r.Systems, system{Name: ss.Name, Stage: ss.Stage.String(), Schedule: toStat(ss.Schedule), Span: toStat(ss.Span),
 			Work: toStat(ss.Work), Merge: toStat(ss.Merge), Entities: ss.Entities.P50, Jobs: ss.Jobs.P50, NsPerEntity: ss.NsPerEntity,

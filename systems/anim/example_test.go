@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	ark "github.com/mlange-42/ark/ecs"
-
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/systems"
@@ -34,18 +32,21 @@ func Example() {
 	if err := eng.Build(); err != nil {
 		panic(err)
 	}
-	look := ark.NewMap[systems.Look](w.Ark())
-	sprite := ark.NewMap[systems.Sprite](w.Ark())
-	tween := ark.NewMap[anim.Tween](w.Ark())
-	q := ark.NewFilter0(w.Ark()).Query()
-	q.Next()
-	ent := q.Entity()
-	q.Close()
+	all, err := w.Entities()
+	if err != nil {
+		panic(err)
+	}
+	var ent ecs.Entity
+	for ent = range all { // the one entity
+	}
 	for range 5 {
 		if err := eng.Tick(); err != nil {
 			panic(err)
 		}
-		fmt.Printf("t %.2f  scale %.4f  frame %d  tween %v\n", eng.Time().Elapsed, look.Get(ent).Scale, sprite.Get(ent).Frame, tween.Has(ent))
+		look, _ := ecs.Get[systems.Look](w, ent)
+		sprite, _ := ecs.Get[systems.Sprite](w, ent)
+		_, err := ecs.Get[anim.Tween](w, ent)
+		fmt.Printf("t %.2f  scale %.4f  frame %d  tween %v\n", eng.Time().Elapsed, look.Scale, sprite.Frame, err == nil)
 	}
 	// Output:
 	// t 0.25  scale 1.4375  frame 12  tween true

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -35,11 +34,16 @@ func TestTweenRepeats(t *testing.T) {
 	defer eng.Close()
 	require.NoError(t, eng.Add(engine.Update, anim.New()))
 	require.NoError(t, eng.Build())
-	looks, tweens := ark.NewMap[systems.Look](w.Ark()), ark.NewMap[anim.Tween](w.Ark())
-	var ents []ark.Entity
-	q := ark.NewFilter1[anim.Tween](w.Ark()).Query()
-	for q.Next() {
-		ents = append(ents, q.Entity())
+	var ents []ecs.Entity
+	tweened, err := w.Entities(tween)
+	require.NoError(t, err)
+	for e := range tweened {
+		ents = append(ents, e)
+	}
+	scale := func(e ecs.Entity) float64 {
+		l, err := ecs.Get[systems.Look](w, e)
+		require.NoError(t, err)
+		return l.Scale
 	}
 	want := [][3]float64{ // loop, ping-pong, once, after each step
 		{0.25, 0.25, 0.25}, {0.5, 0.5, 0.5}, {0.75, 0.75, 0.75}, {0, 1, 1},
@@ -48,11 +52,14 @@ func TestTweenRepeats(t *testing.T) {
 	for step, wv := range want {
 		require.NoError(t, eng.Tick())
 		for i, e := range ents {
-			assert.InDelta(t, wv[i], looks.Get(e).Scale, 1e-12, "step %d, tween %d", step+1, i)
+			assert.InDelta(t, wv[i], scale(e), 1e-12, "step %d, tween %d", step+1, i)
 			if i < 2 {
-				assert.Less(t, tweens.Get(e).T, float64(2*(i+1)), "the clock wraps")
+				tw, err := ecs.Get[anim.Tween](w, e)
+				require.NoError(t, err)
+				assert.Less(t, tw.T, float64(2*(i+1)), "the clock wraps")
 			}
 		}
-		assert.Equal(t, step+1 < 4, tweens.Has(ents[2]), "step %d: the one-shot is removed once done", step+1)
+		_, err := ecs.Get[anim.Tween](w, ents[2])
+		assert.Equal(t, step+1 < 4, err == nil, "step %d: the one-shot is removed once done", step+1)
 	}
 }

@@ -3,8 +3,6 @@ package physics_test
 import (
 	"fmt"
 
-	ark "github.com/mlange-42/ark/ecs"
-
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/systems"
@@ -37,9 +35,13 @@ func Example() {
 	if err := eng.Tick(); err != nil {
 		panic(err)
 	}
-	q := ark.NewFilter2[systems.Position, systems.Velocity](w.Ark()).Query()
-	for q.Next() {
-		p, v := q.Get()
+	bodies, err := w.Entities(pos, vel)
+	if err != nil {
+		panic(err)
+	}
+	for e := range bodies {
+		p, _ := ecs.Get[systems.Position](w, e)
+		v, _ := ecs.Get[systems.Velocity](w, e)
 		fmt.Printf("x %.2f y %.2f  vx %+.2f vy %+.2f\n", p.X, p.Y, v.X, v.Y)
 	}
 	// Output:

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -140,9 +139,10 @@ func TestNaNBodyTouchesNothing(t *testing.T) {
 				require.NoError(t, eng.Tick())
 			}
 			var got []systems.Position
-			q := ark.NewFilter1[systems.Position](world.Ark()).Query()
-			for q.Next() {
-				if p := *q.Get(); !math.IsNaN(p.X) {
+			bodies, err := world.Entities(ecs.NewComponent[systems.Position](world))
+			require.NoError(t, err)
+			for e := range bodies {
+				if p, err := ecs.Get[systems.Position](world, e); err == nil && !math.IsNaN(p.X) {
 					got = append(got, p)
 				}
 			}
@@ -199,9 +199,11 @@ func TestCoincidentPushBounded(t *testing.T) {
 		eng, _, world := newBodies(t, at, r, Config{CellSize: 8}, 0, 256)
 		require.NoError(t, eng.Tick())
 		far, spreadY := 0.0, false
-		q := ark.NewFilter1[systems.Position](world.Ark()).Query()
-		for q.Next() {
-			p := *q.Get()
+		bodies, err := world.Entities(ecs.NewComponent[systems.Position](world))
+		require.NoError(t, err)
+		for e := range bodies {
+			p, err := ecs.Get[systems.Position](world, e)
+			require.NoError(t, err)
 			far = max(far, math.Hypot(p.X-500, p.Y-500))
 			spreadY = spreadY || math.Abs(p.Y-500) > 0.1
 		}

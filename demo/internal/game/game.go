@@ -5,16 +5,11 @@
 package game
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
-
-	ark "github.com/mlange-42/ark/ecs"
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
@@ -75,7 +70,6 @@ type Game struct {
 	pending  *ecs.Commands // bursts, applied before the next step
 	rng      *rand.Rand    // the owner's, for bursts
 	fountain *Fountain     // the fountain's switch, a resource of the world
-	all      *ark.Filter2[systems.Position, systems.Velocity]
 
 	// The world's extent, in world units, from (0, 0).
 	Width, Height float64
@@ -190,7 +184,7 @@ func New(cfg Config) (*Game, error) {
 	*eng.Camera() = engine.Camera{X: width / 2, Y: height / 2, W: ScreenW, H: ScreenH, Zoom: 1}
 	g := &Game{cfg: cfg, w: w, eng: eng, comps: c, pending: w.NewCommands(), rng: rand.New(rand.NewPCG(cfg.Seed, 1)),
 		phys: physics.New(physics.Config{Gravity: Gravity, Damping: 0.05, CellSize: 7, MaxX: width, MaxY: height}),
-		cull: cull.New(), sparks: newSparks(w, c), all: ark.NewFilter2[systems.Position, systems.Velocity](w.Ark()), Width: width, Height: height,
+		cull: cull.New(), sparks: newSparks(w, c), Width: width, Height: height,
 		fountain: &Fountain{On: true}}
 	err = errors.Join(
 		ecs.AddResource(w, g.fountain),
@@ -291,12 +285,7 @@ func (g *Game) Visible() int { return g.cull.Visible }
 func (g *Game) Landings() (last, total int) { return g.sparks.Last, g.sparks.Total }
 
 // Sparks is the number of sparks alive (they count in Len).
-func (g *Game) Sparks() int {
-	q := g.sparks.alive.Query()
-	n := q.Count()
-	q.Close()
-	return n
-}
+func (g *Game) Sparks() int { return g.w.Count(g.sparks.tag) }
 
 // Contacts is the number of touching pairs of the last step, counted from both sides.
 func (g *Game) Contacts() int { return g.phys.Contacts }
@@ -347,47 +336,13 @@ func (g *Game) Step(dt time.Duration) (int, error) {
 	return g.eng.Step(dt)
 }
 
-// Len is the number of entities alive.
-func (g *Game) Len() int {
-	q := g.all.Query()
-	n := q.Count()
-	q.Close()
-	return n
-}
+// Len is the number of bodies alive.
+func (g *Game) Len() int { return g.w.Count(g.comps.pos, g.comps.vel) }
 
 // Hash is a digest of the world state: every entity with its position and
-// velocity, sorted by entity, and the count. It is the same for every
-// worker count, batch size and checks setting.
-func (g *Game) Hash() uint64 {
-	type row struct {
-		e    uint64
-		p, v [2]float64
-	}
-	rows := make([]row, 0, g.Len())
-	q := g.all.Query()
-	for q.Next() {
-		p, v := q.Get()
-		e := q.Entity()
-		rows = append(rows, row{uint64(e.ID())<<32 | uint64(e.Gen()), [2]float64{p.X, p.Y}, [2]float64{v.X, v.Y}})
-	}
-	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(a.e, b.e) })
-	h := fnv.New64a()
-	var buf [8]byte
-	put := func(v uint64) {
-		for i := range buf {
-			buf[i] = byte(v >> (8 * i))
-		}
-		h.Write(buf[:])
-	}
-	for _, r := range rows {
-		put(r.e)
-		for _, f := range [...]float64{r.p[0], r.p[1], r.v[0], r.v[1]} {
-			put(math.Float64bits(f))
-		}
-	}
-	put(uint64(len(rows)))
-	return h.Sum64()
-}
+// velocity (ecs.World.Hash). It is the same for every worker count, batch
+// size and checks setting.
+func (g *Game) Hash() (uint64, error) { return g.w.Hash(g.comps.pos, g.comps.vel) }
 
 // Close stops the engine's pool.
 func (g *Game) Close() error { return g.eng.Close() }

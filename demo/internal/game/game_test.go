@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/ecs"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -39,7 +39,9 @@ func TestDeterminism(t *testing.T) {
 			require.NoError(t, g.Tick())
 			expired += g.Engine().Timings().Last().Commands
 		}
-		return g.Hash(), expired
+		h, err := g.Hash()
+		require.NoError(t, err)
+		return h, expired
 	}
 	want, commands := run(t, game.Config{Workers: 0, Batch: 64})
 	assert.Positive(t, commands, "some bodies expired and were replaced through command buffers")
@@ -83,9 +85,12 @@ func TestBurstAtCursor(t *testing.T) {
 	require.NoError(t, g.Tick())
 	near, far := 0, 0.0
 	seen := map[systems.Position]bool{}
-	q := ecs.NewFilter1[systems.Position](g.Engine().World().Ark()).Query()
-	for q.Next() {
-		p := *q.Get()
+	w := g.Engine().World()
+	bodies, err := w.Entities(ecs.NewComponent[systems.Position](w))
+	require.NoError(t, err)
+	for e := range bodies {
+		p, err := ecs.Get[systems.Position](w, e)
+		require.NoError(t, err)
 		if d := math.Hypot(p.X-cx, p.Y-cy); d < 60 {
 			near++
 			far = max(far, d)
@@ -176,13 +181,18 @@ func TestSteadyStateAllocs(t *testing.T) {
 // seed; the bodies collide.
 func TestHashFollowsWorld(t *testing.T) {
 	g := newGame(t, game.Config{Entities: 1000, Workers: 0, Seed: 1})
-	h0 := g.Hash()
-	assert.Equal(t, h0, g.Hash())
+	hash := func(g *game.Game) uint64 {
+		h, err := g.Hash()
+		require.NoError(t, err)
+		return h
+	}
+	h0 := hash(g)
+	assert.Equal(t, h0, hash(g))
 	require.NoError(t, g.Tick())
-	assert.NotEqual(t, h0, g.Hash())
+	assert.NotEqual(t, h0, hash(g))
 	assert.Positive(t, g.Contacts())
 	other := newGame(t, game.Config{Entities: 1000, Workers: 0, Seed: 2})
-	assert.NotEqual(t, h0, other.Hash())
+	assert.NotEqual(t, h0, hash(other))
 }
 
 // Step runs the fixed steps that dt holds (1/60 s each).

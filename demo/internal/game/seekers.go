@@ -1,8 +1,6 @@
 package game
 
 import (
-	ark "github.com/mlange-42/ark/ecs"
-
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/systems"
@@ -19,15 +17,19 @@ const seekerEvery = 64
 // the seeker keeps its course. Executed only by the owner, before Build.
 func (c *comps) addSeekers(w *ecs.World) error {
 	seeker := ecs.NewComponent[seek.Seeker](w)
-	var bodies []ark.Entity
-	for q := ark.NewFilter1[systems.Position](w.Ark()).Query(); q.Next(); {
-		bodies = append(bodies, q.Entity())
+	var bodies []ecs.Entity
+	all, err := w.Entities(c.pos)
+	if err != nil {
+		return err
+	}
+	for e := range all {
+		bodies = append(bodies, e)
 	}
 	b := w.NewCommands()
 	for i := 0; i+seekerEvery/2 < len(bodies); i += seekerEvery {
 		seeker.Add(b, bodies[i], seek.Seeker{Target: bodies[i+seekerEvery/2], Speed: 45, Gain: 3})
 		c.look.Set(b, bodies[i], systems.Look{Scale: 1.6, Color: engine.Color{R: 1, G: 0.25, B: 0.2, A: 1}})
 	}
-	_, err := w.Apply(b)
+	_, err = w.Apply(b)
 	return err
 }

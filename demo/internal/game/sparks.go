@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	ark "github.com/mlange-42/ark/ecs"
-
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/systems"
@@ -69,7 +67,6 @@ func (s *landing) chunk(c *ecs.Chunk) {
 type sparks struct {
 	c      *comps
 	tag    ecs.Component[Spark]
-	alive  *ark.Filter1[Spark]
 	d      *ecs.Decl
 	landed ecs.EventReader[Landed]
 	time   ecs.ResReader[engine.Time]
@@ -83,7 +80,7 @@ type sparks struct {
 
 func newSparks(w *ecs.World, c *comps) *sparks {
 	src := rand.NewPCG(0, 0)
-	return &sparks{c: c, tag: ecs.NewComponent[Spark](w), alive: ark.NewFilter1[Spark](w.Ark()), src: src, rng: rand.New(src)}
+	return &sparks{c: c, tag: ecs.NewComponent[Spark](w), src: src, rng: rand.New(src)}
 }
 
 func (s *sparks) Name() string { return "sparks" }
