@@ -24,10 +24,10 @@ type Config struct {
 
 // System is the physics system. Each step it runs, one after another:
 //
-//	grid     per chunk: snapshot positions, find each body's bucket, count per bucket
+//	grid     per chunk: find each body's bucket, count per bucket
 //	sums     per block of buckets: the block's count
 //	offsets  per block: bucket starts (prefix sums)
-//	scatter  per chunk: copy each body's snapshot to its place in its bucket
+//	scatter  per chunk: copy each body's position and radius to its place in its bucket
 //	respond  per range of odd bucket rows, then of even rows: push touching pairs apart
 //	apply    per chunk: add the push, integrate, bounce
 //
@@ -56,7 +56,6 @@ type System struct {
 	oddJobs                   int // respond jobs over the odd rows: the even rows' contacts follow theirs
 	layout                    layout
 	// By slot (chunk·batch + row), written by the slot's chunk.
-	bySlot []node
 	bucket []int32
 	who    []uint16 // the participant that counted the slot
 	place  []int32  // grid: rank among who's bodies of the bucket; scatter on: index in sorted
@@ -211,7 +210,7 @@ func (s *System) resize(n, batch, parts int) {
 		bodies += s.q.ChunkLen(i)
 	}
 	s.batch = batch
-	s.bySlot, s.sorted = slices.Grow(s.bySlot[:0], slots)[:slots], slices.Grow(s.sorted[:0], slots)[:slots]
+	s.sorted = slices.Grow(s.sorted[:0], slots)[:slots]
 	s.acc = slices.Grow(s.acc[:0], slots)[:slots]
 	s.bucket, s.place = slices.Grow(s.bucket[:0], slots)[:slots], slices.Grow(s.place[:0], slots)[:slots]
 	s.who = slices.Grow(s.who[:0], slots)[:slots]
@@ -288,7 +287,6 @@ func (s *System) gridChunk(c *ecs.Chunk) {
 		k := base + i
 		x, y := pos[i].X, pos[i].Y
 		r := body[i].Radius
-		s.bySlot[k] = node{x: x, y: y, r: float32(r), slot: int32(k)}
 		if 2*r > s.cfg.CellSize {
 			s.oversize[w]++
 		}
@@ -331,11 +329,16 @@ func (s *System) offsetBlocks(lo, hi int) {
 	}
 }
 
+// scatterChunk reads the positions grid read (physics alone writes them,
+// in apply, after scatter), so grid needs to keep no snapshot of its own.
 func (s *System) scatterChunk(c *ecs.Chunk) {
+	pos, body := s.pos.Column(c), s.body.Column(c)
 	base := c.Index() * s.batch
-	for k := base; k < base+c.Len(); k++ {
-		i := s.counts[s.who[k]][s.bucket[k]] + s.place[k]
-		s.sorted[i], s.acc[i], s.place[k] = s.bySlot[k], push{}, i
+	for i := range pos {
+		k := base + i
+		j := s.counts[s.who[k]][s.bucket[k]] + s.place[k]
+		s.sorted[j] = node{x: pos[i].X, y: pos[i].Y, r: float32(body[i].Radius), slot: int32(k)}
+		s.acc[j], s.place[k] = push{}, j
 	}
 }
 
