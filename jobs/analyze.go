@@ -59,7 +59,15 @@ type scratch struct {
 // events are dropped.
 func (g *Graph) Build(events []Event) {
 	g.nodes(events)
-	g.edges, g.preds = g.edges[:0], g.preds[:0]
+	g.gatherEdges(events)
+	g.gatherPreds()
+	g.topoSort()
+}
+
+// gatherEdges collects the edges of events as (to, from) node pairs, sorted
+// and without duplicates, and notes which job each split came from.
+func (g *Graph) gatherEdges(events []Event) {
+	g.edges = g.edges[:0]
 	for _, e := range events {
 		from, ok1 := g.index[e.From]
 		to, ok2 := g.index[e.Job]
@@ -80,12 +88,17 @@ func (g *Graph) Build(events []Event) {
 	}
 	slices.SortFunc(g.edges, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
 	g.edges = slices.Compact(g.edges)
+}
+
+// gatherPreds fills each node's prerequisites from the sorted edges. A
+// split-off range job could not start before its parent's prerequisites
+// finished: it inherits them (and they become edges too). Its parent ran
+// first, so it comes earlier in start order and its preds (inherited ones
+// included, for a split of a split) are complete.
+func (g *Graph) gatherPreds() {
+	g.preds = g.preds[:0]
 	k, sorted := 0, len(g.edges)
 	for j, jb := range g.jobs {
-		// A split-off range job could not start before its parent's
-		// prerequisites finished: it inherits them. Its parent ran first,
-		// so it comes earlier in start order and its preds (inherited ones
-		// included, for a split of a split) are complete.
 		var inherit []int32
 		if s := jb.split; s >= 0 && s < int32(j) {
 			inherit = g.Preds(int(g.jobs[s].lo))
@@ -103,7 +116,6 @@ func (g *Graph) Build(events []Event) {
 			n.predHi = int32(len(g.preds))
 		}
 	}
-	g.topoSort()
 }
 
 // nodes makes a node per traced slice, each job's nodes together, jobs in
