@@ -121,7 +121,7 @@ type overlay struct {
 	head    int                                    // the next slot of graph
 	tl      timeline
 	sys     []sysRow
-	pred    [len(engine.PredictParticipants)]float64 // ms
+	pred    [engine.NumPredicted]float64 // ms
 	cache   *ebiten.Image
 	panels  [3]*ebiten.Image // sub-images of cache: the top line, the left panel, the timeline
 	blit    ebiten.DrawImageOptions
@@ -129,7 +129,7 @@ type overlay struct {
 	frozen  bool // the timeline was frozen at the last repaint
 
 	top, sysHead, predHead, tlHead, graphHead string
-	predText                                  [len(engine.PredictParticipants)]string
+	predText                                  [engine.NumPredicted]string
 
 	hovered     int    // the slice under the cursor, or -1
 	hoverText   string // of slice hoveredText of step hoverStep
@@ -186,7 +186,7 @@ func (o *overlay) texts(w *window, fps, tps float64) {
 	}
 	o.sysHead = "systems, in order   span / work (p50)       span   work    entities"
 	o.predHead = fmt.Sprintf("parallelism %.2f (work/span); predicted step:", sum.Parallelism.P50)
-	for i, p := range engine.PredictParticipants {
+	for i, p := range engine.PredictParticipants() {
 		o.pred[i] = sum.Predicted[i].P50
 		o.predText[i] = fmt.Sprintf("%2d threads %6.2f ms", p, o.pred[i])
 	}

@@ -2,9 +2,12 @@ package ecs
 
 import (
 	"errors"
+	"reflect"
+	"slices"
 	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -20,10 +23,18 @@ type Decl struct {
 	err    []error
 	nq     int         // queries built on it
 	bufs   []*Commands // system-level buffers, by job
+	res    []resource  // the resources it declared, checked by Err
+}
+
+// resource is a declared resource: its type and whether the world has it.
+type resource struct {
+	typ reflect.Type
+	has func() bool
 }
 
 // System makes the declaration of a system named name. Its order in
-// command playback is its creation order until SetOrder changes it.
+// command playback is its creation order until the engine sets its
+// built order.
 func (w *World) System(name string) *Decl {
 	d := &Decl{w: w, name: name, order: len(w.decls)}
 	if w.inFrame {
@@ -36,9 +47,16 @@ func (w *World) System(name string) *Decl {
 // Name is the system's name.
 func (d *Decl) Name() string { return d.name }
 
+// Glue is the declaration's inside, for package engine (see
+// internal/glue); only weft's own packages can make its argument.
+func (d *Decl) Glue(glue.Seal) glue.Decl { return declGlue{d} }
+
+// declGlue is the glue.Decl of a Decl.
+type declGlue struct{ d *Decl }
+
 // SetOrder sets the system's rank in command playback: buffers of lower
 // ranks are played first. The engine sets it to the built system order.
-func (d *Decl) SetOrder(order int) { d.order = order }
+func (g declGlue) SetOrder(order int) { g.d.order = order }
 
 // Access is the union of the declarations, for safety.Tracker.
 func (d *Decl) Access() *safety.Access { return &d.access }
@@ -47,8 +65,18 @@ func (d *Decl) Access() *safety.Access { return &d.access }
 func (d *Decl) Decls() []safety.Decl { return d.decls }
 
 // Err returns the problems found while declaring (tokens from another
-// system, declarations during a frame), joined; nil if there were none.
-func (d *Decl) Err() error { return errors.Join(d.err...) }
+// system, declarations during a frame, resources the world does not have
+// yet), joined; nil if there were none.
+func (d *Decl) Err() error {
+	errs := slices.Clip(d.err)
+	for _, r := range d.res {
+		if !r.has() {
+			errs = append(errs, errorf(CodeNoResource, d.name, r.typ.String(),
+				"system %q declares resource %v, which the world does not have; call ecs.AddResource(w, &%v{...}) before engine.Build (before or after engine.New)", d.name, r.typ, r.typ))
+		}
+	}
+	return errors.Join(errs...)
+}
 
 func (d *Decl) fail(err error) { d.err = append(d.err, err) }
 
@@ -132,13 +160,17 @@ type ResWriter[T any] struct{ r ark.Resource[T] }
 // ReadRes declares that d's system reads resource T.
 func ReadRes[T any](d *Decl) ResReader[T] {
 	d.declare(resourceKey[T](d.w), safety.Read)
-	return ResReader[T]{ark.NewResource[T](d.w.ark)}
+	r := ResReader[T]{ark.NewResource[T](d.w.ark)}
+	d.res = append(d.res, resource{reflect.TypeFor[T](), r.r.Has})
+	return r
 }
 
 // WriteRes declares that d's system reads and writes resource T.
 func WriteRes[T any](d *Decl) ResWriter[T] {
 	d.declare(resourceKey[T](d.w), safety.Write)
-	return ResWriter[T]{ark.NewResource[T](d.w.ark)}
+	r := ResWriter[T]{ark.NewResource[T](d.w.ark)}
+	d.res = append(d.res, resource{reflect.TypeFor[T](), r.r.Has})
+	return r
 }
 
 // Get is a copy of the resource (the zero value if it is absent). Any job

@@ -15,6 +15,7 @@ const (
 	CodeLocked       Code = "WEFT-E005" // a structural or build-time call while a frame is in progress
 	CodeBadCommand   Code = "WEFT-E006" // commands on dead entities or missing components were skipped
 	CodeBadArgument  Code = "WEFT-E007" // a call out of its order (Prepare outside a frame, ...) or an invalid argument
+	CodeNoResource   Code = "WEFT-E008" // a system declares a resource the world does not have
 )
 
 // Error is the one error type of package ecs. errors.As(err, &e) gives the
@@ -35,6 +36,7 @@ var (
 	ErrLocked       = &Error{Code: CodeLocked}
 	ErrBadCommand   = &Error{Code: CodeBadCommand}
 	ErrBadArgument  = &Error{Code: CodeBadArgument}
+	ErrNoResource   = &Error{Code: CodeNoResource}
 )
 
 // Error is the message: the code, the system and component, and what to change.

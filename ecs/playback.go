@@ -44,58 +44,74 @@ func (r *Report) Err() error {
 // owner, with the world unlocked.
 func (w *World) play(b *Commands, r *Report) {
 	w.spawned = w.spawned[:0]
-	u := w.unsafe
 	for i := 0; i < len(b.cmds); i++ {
-		c := &b.cmds[i]
-		switch c.op {
+		switch b.cmds[i].op {
 		case opSpawn:
 			i = w.spawn(b, i, r)
-			continue
 		case opSpawnBatch:
-			j := i
-			for j+1 < len(b.cmds) && b.cmds[j+1].op == opSpawnBatch && b.cmds[j+1].aux == c.aux {
-				j++
+			i = w.spawnBatch(b, i, r)
+		default:
+			if w.playOnEntity(b, i, r) {
+				r.Applied++
 			}
-			w.spawners[c.aux].play(b, int(c.val), j-i+1)
-			r.Applied += j - i + 1
-			i = j
-			continue
 		}
-		e, ok := w.resolve(b, c.e)
-		if !ok {
-			w.problem(r, b, i, "a Spawn placeholder of another buffer or of an earlier playback; use placeholders only in the buffer, and the frame, whose Spawn made them")
-			continue
-		}
-		if !w.ark.Alive(e) {
-			w.problem(r, b, i, "the entity is not alive (despawned, or never spawned)")
-			continue
-		}
-		switch c.op {
-		case opDespawn:
-			w.ark.RemoveEntity(e)
-		case opAdd:
-			if !u.HasUnchecked(e, c.id) {
-				w.ids = append(w.ids[:0], c.id)
-				u.Add(e, w.ids...)
-			}
-			b.stores[c.id.Index()].apply(u, e, c.id, c.val)
-		case opSet:
-			if !u.HasUnchecked(e, c.id) {
-				w.problem(r, b, i, "the entity has no "+w.names[c.id.Index()]+"; add it first")
-				continue
-			}
-			b.stores[c.id.Index()].apply(u, e, c.id, c.val)
-		case opRemove:
-			if !u.HasUnchecked(e, c.id) {
-				w.problem(r, b, i, "the entity has no "+w.names[c.id.Index()]+" to remove")
-				continue
-			}
-			w.ids = append(w.ids[:0], c.id)
-			u.Remove(e, w.ids...)
-		}
-		r.Applied++
 	}
 	b.reset()
+}
+
+// spawnBatch plays the run of batch spawns of one spawner that starts at
+// i, and returns the index of the last one. Executed only by the owner,
+// in play.
+func (w *World) spawnBatch(b *Commands, i int, r *Report) int {
+	c := &b.cmds[i]
+	j := i
+	for j+1 < len(b.cmds) && b.cmds[j+1].op == opSpawnBatch && b.cmds[j+1].aux == c.aux {
+		j++
+	}
+	w.spawners[c.aux].play(b, int(c.val), j-i+1)
+	r.Applied += j - i + 1
+	return j
+}
+
+// playOnEntity applies the command at i to its entity (despawn, add, set,
+// remove) and reports whether it applied; a command that cannot apply is
+// recorded as a problem. Executed only by the owner, in play.
+func (w *World) playOnEntity(b *Commands, i int, r *Report) bool {
+	c := &b.cmds[i]
+	u := w.unsafe
+	e, ok := w.resolve(b, c.e)
+	if !ok {
+		w.problem(r, b, i, "a Spawn placeholder of another buffer or of an earlier playback; use placeholders only in the buffer, and the frame, whose Spawn made them")
+		return false
+	}
+	if !w.ark.Alive(e) {
+		w.problem(r, b, i, "the entity is not alive (despawned, or never spawned)")
+		return false
+	}
+	switch c.op {
+	case opDespawn:
+		w.ark.RemoveEntity(e)
+	case opAdd:
+		if !u.HasUnchecked(e, c.id) {
+			w.ids = append(w.ids[:0], c.id)
+			u.Add(e, w.ids...)
+		}
+		b.stores[c.id.Index()].apply(u, e, c.id, c.val)
+	case opSet:
+		if !u.HasUnchecked(e, c.id) {
+			w.problem(r, b, i, "the entity has no "+w.names[c.id.Index()]+"; add it first")
+			return false
+		}
+		b.stores[c.id.Index()].apply(u, e, c.id, c.val)
+	case opRemove:
+		if !u.HasUnchecked(e, c.id) {
+			w.problem(r, b, i, "the entity has no "+w.names[c.id.Index()]+" to remove")
+			return false
+		}
+		w.ids = append(w.ids[:0], c.id)
+		u.Remove(e, w.ids...)
+	}
+	return true
 }
 
 // spawn creates the entity of the spawn at i with the components of the

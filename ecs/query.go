@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -85,26 +86,32 @@ func (q *queryBase) prepare(batch int) (int, error) {
 	return len(q.chunks), nil
 }
 
+// Glue is the query's inside, for package engine (see internal/glue);
+// only weft's own packages can make its argument.
+func (q *queryBase) Glue(glue.Seal) glue.Query { return queryGlue{q} }
+
+// queryGlue is the glue.Query of an ecs query.
+type queryGlue struct{ q *queryBase }
+
 // Columns appends to dst the keys of the query's columns, the components
-// its chunks give views of.
-func (q *queryBase) Columns(dst []safety.Key) []safety.Key {
-	for _, c := range q.cols {
+// its chunks give views of. Executed only by the owner.
+func (g queryGlue) Columns(dst []safety.Key) []safety.Key {
+	for _, c := range g.q.cols {
 		dst = append(dst, c.key)
 	}
 	return dst
 }
 
-// Aligned reports whether q and other, both prepared this frame, cut it
-// into the same chunks: chunk by chunk, the same rows of the same tables.
-// Two passes over aligned queries may then be chained chunk by chunk.
-// other is another ecs query (Query1..Query4); anything else is not
-// aligned. Executed only by the owner.
-func (q *queryBase) Aligned(other any) bool {
-	o, ok := other.(interface{ base() *queryBase })
+// Aligned reports whether both queries, prepared this frame, cut it into
+// the same chunks: chunk by chunk, the same rows of the same tables. Two
+// passes over aligned queries may then be chained chunk by chunk.
+// Executed only by the owner.
+func (g queryGlue) Aligned(other glue.Query) bool {
+	o, ok := other.(queryGlue)
 	if !ok {
 		return false
 	}
-	p := o.base()
+	q, p := g.q, o.q
 	if q.frame != q.w.frame || p.w != q.w || p.frame != q.frame || len(p.chunks) != len(q.chunks) {
 		return false
 	}
@@ -117,8 +124,6 @@ func (q *queryBase) Aligned(other any) bool {
 	}
 	return true
 }
-
-func (q *queryBase) base() *queryBase { return q }
 
 // ChunkLen is the number of rows of chunk i of this frame, or 0 for an
 // index out of range. Executed only by the owner, after Prepare, until the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -241,16 +242,24 @@ func TestAligned(t *testing.T) {
 	require.NoError(t, s.w.BeginFrame())
 	_, err := s.qi.Prepare(16)
 	require.NoError(t, err)
-	assert.False(t, s.qi.Aligned(same), "same is not prepared yet")
+	inside := func(q interface{ Glue(glue.Seal) glue.Query }) glue.Query { return q.Glue(glue.Seal{}) }
+	qi := inside(s.qi)
+	assert.False(t, qi.Aligned(inside(same)), "same is not prepared yet")
 	_, err = same.Prepare(16)
 	require.NoError(t, err)
 	_, err = fewer.Prepare(16)
 	require.NoError(t, err)
-	assert.True(t, s.qi.Aligned(same))
-	assert.True(t, same.Aligned(s.qi))
-	assert.False(t, s.qi.Aligned(fewer))
-	assert.False(t, s.qi.Aligned("a query"))
+	assert.True(t, qi.Aligned(inside(same)))
+	assert.True(t, inside(same).Aligned(qi))
+	assert.False(t, qi.Aligned(inside(fewer)))
+	assert.False(t, qi.Aligned(otherQuery{}))
 	_, err = s.w.EndFrame()
 	require.NoError(t, err)
-	assert.Equal(t, []safety.Key{s.ipos.t.key, s.ivel.t.key}, s.qi.Columns(nil))
+	assert.Equal(t, []safety.Key{s.ipos.t.key, s.ivel.t.key}, qi.Columns(nil))
 }
+
+// otherQuery is a glue.Query that is not an ecs query.
+type otherQuery struct{}
+
+func (otherQuery) Columns(dst []safety.Key) []safety.Key { return dst }
+func (otherQuery) Aligned(glue.Query) bool               { return false }

@@ -133,13 +133,20 @@ func NewComponent[T any](w *World) Component[T] {
 	return Component[T]{id: c.id, name: w.names[c.id.Index()]}
 }
 
-// AddResource adds res as the world's resource of type T. Executed only by
-// the owner, outside of frames.
+// AddResource adds res as the world's resource of type T, once per type.
+// A system that declares a resource (ReadRes, WriteRes) needs it added
+// before engine.Build. Executed only by the owner, outside of frames.
 func AddResource[T any](w *World, res *T) error {
 	if w.inFrame {
 		return w.lockedErr("AddResource")
 	}
+	if res == nil {
+		return errorf(CodeBadArgument, "", reflect.TypeFor[T]().String(), "AddResource(nil): pass a pointer to the %v value", reflect.TypeFor[T]())
+	}
 	resourceKey[T](w)
+	if r := ark.NewResource[T](w.ark); r.Has() {
+		return errorf(CodeBadArgument, "", reflect.TypeFor[T]().String(), "AddResource: the world already has a resource %v; add each resource type once (engine.New adds engine.Time, Input and Camera)", reflect.TypeFor[T]())
+	}
 	ark.AddResource(w.ark, res)
 	return nil
 }

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -51,9 +52,7 @@ func BenchmarkChunkChain(b *testing.B) {
 						},
 						sched: func(f *engine.Frame) error { return f.Run(pass) }}
 				}
-				e.Add(engine.Update, sys("a"))
-				e.Add(engine.Update, sys("b"), engine.After("a"))
-				if err := e.Build(); err != nil {
+				if err := errors.Join(e.Add(engine.Update, sys("a")), e.Add(engine.Update, sys("b"), engine.After("a")), e.Build()); err != nil {
 					b.Fatal(err)
 				}
 				for range 20 {

@@ -28,13 +28,13 @@ func chained(t *testing.T, workers int, filters ...ecs.Filter) ([]float64, []job
 	_, err := w.Apply(more)
 	require.NoError(t, err)
 	e := newEngine(t, w, engine.Config{Workers: workers, Batch: 64, ChainChunks: true})
-	e.Add(engine.Update, mover("a", true, func(p []pos) {
+	require.NoError(t, e.Add(engine.Update, mover("a", true, func(p []pos) {
 		for i := range p {
 			p[i].X *= 2
 		}
-	}))
+	})))
 	var pass *engine.Pass
-	e.Add(engine.Update, &toy{name: "b",
+	require.NoError(t, e.Add(engine.Update, &toy{name: "b",
 		build: func(b *engine.Builder) error {
 			wr := ecs.Write[pos](b.Decl())
 			pass = b.Chunks("add", ecs.NewQuery1(b.Decl(), wr, filters...), func(c *ecs.Chunk) {
@@ -45,7 +45,7 @@ func chained(t *testing.T, workers int, filters ...ecs.Filter) ([]float64, []job
 			})
 			return nil
 		},
-		sched: func(f *engine.Frame) error { return f.Run(pass) }}, engine.After("a"))
+		sched: func(f *engine.Frame) error { return f.Run(pass) }}, engine.After("a")))
 	require.NoError(t, e.Build())
 	for range 3 {
 		require.NoError(t, e.Tick())
@@ -70,7 +70,7 @@ func TestChunkWiseChaining(t *testing.T) {
 		}
 	}
 	require.NotNil(t, edge)
-	assert.Equal(t, "chunks", edge.Causes[len(edge.Causes)-1].Kind)
+	assert.Equal(t, engine.CauseChunks, edge.Causes[len(edge.Causes)-1].Kind)
 	assert.Contains(t, edge.Causes[len(edge.Causes)-1].Text, "chunk k of b.add waits only for chunk k of a.move")
 
 	for _, workers := range []int{1, 3} {
@@ -128,8 +128,8 @@ func TestChunkWiseChainingAllocs(t *testing.T) {
 	}
 	w := world(t, 2000)
 	e := newEngine(t, w, engine.Config{Workers: 1, Batch: 64, ChainChunks: true})
-	e.Add(engine.Update, mover("a", true, func(p []pos) {}))
-	e.Add(engine.Update, mover("b", true, func(p []pos) {}), engine.After("a"))
+	require.NoError(t, e.Add(engine.Update, mover("a", true, func(p []pos) {})))
+	require.NoError(t, e.Add(engine.Update, mover("b", true, func(p []pos) {}), engine.After("a")))
 	require.NoError(t, e.Build())
 	require.Contains(t, e.Explain().String(), "chunk-wise")
 	for range 20 {
@@ -160,14 +160,14 @@ func TestChunkWiseChainingEmptyPasses(t *testing.T) {
 			},
 			sched: func(f *engine.Frame) error { return f.Run(pass) }}
 	}
-	e.Add(engine.Update, chunkSys("p", func(c *ecs.Chunk) {
+	require.NoError(t, e.Add(engine.Update, chunkSys("p", func(c *ecs.Chunk) {
 		time.Sleep(200 * time.Microsecond)
 		pDone.Add(1)
-	}))
-	e.Add(engine.Update, chunkSys("a", func(*ecs.Chunk) {}, ecs.With[tag]()), engine.After("p"))
-	e.Add(engine.Update, chunkSys("b", func(*ecs.Chunk) {}, ecs.With[tag]()), engine.After("a"))
+	})))
+	require.NoError(t, e.Add(engine.Update, chunkSys("a", func(*ecs.Chunk) {}, ecs.With[tag]()), engine.After("p")))
+	require.NoError(t, e.Add(engine.Update, chunkSys("b", func(*ecs.Chunk) {}, ecs.With[tag]()), engine.After("a")))
 	var vpass *engine.Pass
-	e.Add(engine.Update, &toy{name: "v",
+	require.NoError(t, e.Add(engine.Update, &toy{name: "v",
 		build: func(b *engine.Builder) error {
 			wr := ecs.Write[vel](b.Decl())
 			vpass = b.Chunks("p", ecs.NewQuery1(b.Decl(), wr), func(*ecs.Chunk) {
@@ -177,7 +177,7 @@ func TestChunkWiseChainingEmptyPasses(t *testing.T) {
 			})
 			return nil
 		},
-		sched: func(f *engine.Frame) error { return f.Run(vpass) }}, engine.After("b"))
+		sched: func(f *engine.Frame) error { return f.Run(vpass) }}, engine.After("b")))
 	require.NoError(t, e.Build())
 	require.Contains(t, e.Explain().String(), "chunk k of b.p waits only for chunk k of a.p")
 	for range 3 {

@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"runtime/debug"
+)
 
 // Code is the stable identifier of a kind of engine error. The codes are
 // listed, with the fix for each, in docs/writing-a-system.md.
@@ -62,4 +65,28 @@ func (e *Error) Unwrap() error { return e.Err }
 
 func errorf(code Code, system string, cause error, format string, args ...any) *Error {
 	return &Error{Code: code, System: system, Err: cause, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Panic is the cause of an error whose system panicked in Build,
+// Schedule, Merge or an exclusive Run: the engine recovered it, so the
+// step completed and the engine stays usable.
+type Panic struct {
+	Value any    // the value the system panicked with
+	Stack []byte // the system's stack at the panic
+}
+
+func (p *Panic) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
+
+// Unwrap is the panic value, if it is an error.
+func (p *Panic) Unwrap() error {
+	err, _ := p.Value.(error)
+	return err
+}
+
+// recovered turns a panic of the calling function into *err. It must be
+// deferred directly by the function that calls a system's code.
+func recovered(err *error) {
+	if r := recover(); r != nil {
+		*err = &Panic{Value: r, Stack: debug.Stack()}
+	}
 }

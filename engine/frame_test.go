@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ import (
 // drops the rest of a backlog; Time follows.
 func TestFixedStep(t *testing.T) {
 	e := newEngine(t, world(t, 3), engine.Config{Workers: 0, FixedStep: 10 * time.Millisecond, MaxSteps: 3})
-	e.Add(engine.Update, mover("m", true, noop))
+	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
 	require.NoError(t, e.Build())
 	for _, c := range []struct {
 		dt    time.Duration
@@ -38,17 +39,17 @@ func TestFixedStep(t *testing.T) {
 func TestJobPanic(t *testing.T) {
 	e := newEngine(t, world(t, 20), engine.Config{Workers: 2, Batch: 4})
 	fail := true
-	e.Add(engine.Update, mover("boom", true, func(p []pos) {
+	require.NoError(t, e.Add(engine.Update, mover("boom", true, func(p []pos) {
 		if fail {
 			panic("bad data")
 		}
-	}))
+	})))
 	ran := 0
-	e.Add(engine.PreRender, merging{&toy{name: "after",
+	require.NoError(t, e.Add(engine.PreRender, merging{&toy{name: "after",
 		build: func(b *engine.Builder) error { return nil },
 		sched: func(f *engine.Frame) error { return nil },
 		merge: func(f *engine.Frame) error { ran++; return nil },
-	}})
+	}}))
 	require.NoError(t, e.Build())
 	err := e.Tick()
 	require.Error(t, err)
@@ -63,8 +64,8 @@ func TestJobPanic(t *testing.T) {
 // Schedule errors are returned after the step; errors.As reaches the code.
 func TestScheduleError(t *testing.T) {
 	e := newEngine(t, world(t, 2), engine.Config{Workers: 1})
-	e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
-		sched: func(*engine.Frame) error { return errors.New("out of ammo") }})
+	require.NoError(t, e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
+		sched: func(*engine.Frame) error { return errors.New("out of ammo") }}))
 	require.NoError(t, e.Build())
 	err := e.Tick()
 	var ee *engine.Error
@@ -75,19 +76,25 @@ func TestScheduleError(t *testing.T) {
 	assert.ErrorIs(t, e.Build(), engine.ErrOrder)
 }
 
-// The snapshot is double-buffered: the published one stays untouched
-// while the next step builds into the other buffer.
+// The snapshot contract of Engine.Snapshot: the published snapshot stays
+// untouched while the next step builds into the other buffer (a Merge of
+// that step sees it whole), and the step after next reuses its buffer.
 func TestSnapshotDoubleBuffer(t *testing.T) {
 	e := newEngine(t, world(t, 5), engine.Config{Workers: 1})
-	e.Add(engine.PreRender, merging{&toy{name: "draw",
+	var during []engine.Item // what Engine.Snapshot holds inside step 2
+	require.NoError(t, e.Add(engine.PreRender, merging{&toy{name: "draw",
 		build: func(b *engine.Builder) error { return nil },
 		sched: func(f *engine.Frame) error { return nil },
 		merge: func(f *engine.Frame) error {
 			s := f.Snapshot()
 			s.Items = append(s.Items, engine.Item{Entity: s.Step})
+			if s.Step == 2 {
+				during = slices.Clone(e.Snapshot().Items)
+			}
 			return nil
 		},
-	}})
+	}}))
+	assert.Empty(t, e.Snapshot().Items, "before the first step")
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
 	first := e.Snapshot()
@@ -97,13 +104,17 @@ func TestSnapshotDoubleBuffer(t *testing.T) {
 	assert.Equal(t, uint64(2), second.Step)
 	assert.Equal(t, uint64(1), first.Step)
 	assert.Equal(t, []engine.Item{{Entity: 1}}, first.Items)
+	assert.Equal(t, []engine.Item{{Entity: 1}}, during, "inside step 2, the published snapshot is step 1's, whole")
 	assert.Equal(t, []engine.Item{{Entity: 2}}, second.Items)
+	require.NoError(t, e.Tick())
+	assert.Same(t, first, e.Snapshot(), "step 3 reuses step 1's buffer: copy what must live longer")
+	assert.Equal(t, uint64(3), first.Step)
 }
 
 // The last step's trace exports for Perfetto.
 func TestWriteTrace(t *testing.T) {
 	e := newEngine(t, world(t, 64), engine.Config{Workers: 1, Batch: 8})
-	e.Add(engine.Update, mover("m", true, noop))
+	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
 	var b strings.Builder
@@ -115,7 +126,7 @@ func TestWriteTrace(t *testing.T) {
 // the critical path.
 func TestTimelineSlices(t *testing.T) {
 	e := newEngine(t, world(t, 60), engine.Config{Workers: 1, Batch: 8})
-	e.Add(engine.Update, mover("m", true, noop))
+	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
 	rows, chunks, critical := 0, 0, 0
@@ -140,7 +151,7 @@ func TestTimelineSlices(t *testing.T) {
 // there, each once, in time order.
 func TestAppendTrace(t *testing.T) {
 	e := newEngine(t, world(t, 64), engine.Config{Workers: 1, Batch: 8})
-	e.Add(engine.Update, mover("m", true, noop))
+	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
 	require.NoError(t, e.Build())
 	var events []jobs.Event
 	for i := range 3 {
@@ -182,8 +193,8 @@ func TestAppendTrace(t *testing.T) {
 // back joined.
 func TestStepWithFailingSystem(t *testing.T) {
 	e := newEngine(t, world(t, 2), engine.Config{Workers: 1, FixedStep: 10 * time.Millisecond, MaxSteps: 3})
-	e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
-		sched: func(*engine.Frame) error { return errors.New("out of ammo") }})
+	require.NoError(t, e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
+		sched: func(*engine.Frame) error { return errors.New("out of ammo") }}))
 	require.NoError(t, e.Build())
 	n, err := e.Step(55 * time.Millisecond)
 	assert.Equal(t, 3, n)
@@ -197,8 +208,8 @@ func TestStepWithFailingSystem(t *testing.T) {
 func TestParticipants(t *testing.T) {
 	e := newEngine(t, world(t, 2), engine.Config{Workers: 1})
 	got := 0
-	e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
-		sched: func(f *engine.Frame) error { got = f.Participants(); return nil }})
+	require.NoError(t, e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
+		sched: func(f *engine.Frame) error { got = f.Participants(); return nil }}))
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
 	assert.Equal(t, 2, got)
@@ -211,7 +222,7 @@ func TestParticipants(t *testing.T) {
 // busy time over the window does not drop to zero.
 func TestWindowKeepsWorkersAcrossSetWorkers(t *testing.T) {
 	e := newEngine(t, world(t, 4096), engine.Config{Workers: 1, Batch: 64})
-	e.Add(engine.Update, mover("m", true, func([]pos) { time.Sleep(20 * time.Microsecond) }))
+	require.NoError(t, e.Add(engine.Update, mover("m", true, func([]pos) { time.Sleep(20 * time.Microsecond) })))
 	require.NoError(t, e.Build())
 	for range 10 {
 		require.NoError(t, e.Tick())

@@ -39,7 +39,9 @@ func leakyError() error {
 		panic(err)
 	}
 	defer eng.Close()
-	eng.Add(engine.Update, &Leaky{})
+	if err := eng.Add(engine.Update, &Leaky{}); err != nil {
+		panic(err)
+	}
 	if err := eng.Build(); err != nil {
 		panic(err)
 	}

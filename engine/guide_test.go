@@ -70,7 +70,9 @@ func Example_expire() {
 		panic(err)
 	}
 	defer eng.Close()
-	eng.Add(engine.Update, &Expire{})
+	if err := eng.Add(engine.Update, &Expire{}); err != nil {
+		panic(err)
+	}
 	if err := eng.Build(); err != nil {
 		panic(err)
 	}

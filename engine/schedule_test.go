@@ -124,7 +124,7 @@ func TestExclusiveAtStageBoundary(t *testing.T) {
 	e := newEngine(t, w, engine.Config{Workers: 2, Batch: 4})
 	pc := ecs.NewComponent[pos](w)
 	var spawnPass *engine.Pass
-	e.Add(engine.PreUpdate, &toy{name: "spawner",
+	require.NoError(t, e.Add(engine.PreUpdate, &toy{name: "spawner",
 		build: func(b *engine.Builder) error {
 			b.Commands()
 			d := b.Decl()
@@ -137,17 +137,17 @@ func TestExclusiveAtStageBoundary(t *testing.T) {
 			})
 			return nil
 		},
-		sched: func(f *engine.Frame) error { return f.Run(spawnPass) }})
+		sched: func(f *engine.Frame) error { return f.Run(spawnPass) }}))
 	counts := []int{}
-	e.AddExclusive(engine.Update, exclusive{"count", func(w *ecs.World, _ engine.Time) error {
+	require.NoError(t, e.AddExclusive(engine.Update, exclusive{"count", func(w *ecs.World, _ engine.Time) error {
 		require.False(t, w.InFrame())
 		q := ark.NewFilter1[pos](w.Ark()).Query()
 		counts = append(counts, q.Count())
 		q.Close()
 		return nil
-	}})
+	}}))
 	var seen atomic.Int64
-	e.Add(engine.Update, mover("reader", false, func(p []pos) { seen.Add(int64(len(p))) }))
+	require.NoError(t, e.Add(engine.Update, mover("reader", false, func(p []pos) { seen.Add(int64(len(p))) })))
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
 	require.NoError(t, e.Tick())

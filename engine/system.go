@@ -1,11 +1,8 @@
 package engine
 
 import (
-	"sync/atomic"
-
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/jobs"
-	"github.com/weft-engine/weft/safety"
 )
 
 // System is a unit of game logic. Build runs once, on the owner: it
@@ -66,83 +63,6 @@ func After(names ...string) Option { return func(e *entry) { e.after = append(e.
 // Disabled adds the system switched off; Engine.Enable switches it on.
 func Disabled() Option { return func(e *entry) { e.disabled = true } }
 
-// Query is what a pass needs of an ecs query (ecs.Query1..Query4).
-type Query interface {
-	Prepare(batch int) (int, error)
-	Job(fn func(c *ecs.Chunk)) jobs.Func
-	ChunkLen(i int) int
-	Columns(dst []safety.Key) []safety.Key
-	Aligned(other any) bool
-}
-
-// Builder is a system's view of the engine during Build. Its methods are
-// executed only by the owner, inside System.Build.
-type Builder struct {
-	e *Engine
-	s *entry
-}
-
-// World is the world, for components (ecs.NewComponent) and spawners.
-func (b *Builder) World() *ecs.World { return b.e.world }
-
-// Decl is the system's declaration: make its tokens (ecs.Read, ecs.Write,
-// ecs.ReadRes, ecs.WriteRes) and queries from it.
-func (b *Builder) Decl() *ecs.Decl { return b.s.decl }
-
-// Commands states that the system records structural changes in command
-// buffers, so that Explain shows where they play back.
-func (b *Builder) Commands() { b.s.commands = true }
-
-// Chunks makes a pass that runs fn on every chunk of q. fn runs as jobs,
-// on any worker, many at once, each on its own chunk; it may touch only
-// that chunk and its own outputs. Passes of one query share its chunks:
-// the query is prepared once a step.
-func (b *Builder) Chunks(name string, q Query, fn func(c *ecs.Chunk)) *Pass {
-	qs := b.e.queryState(q)
-	p := &Pass{label: b.s.name + "." + name, sys: b.s, q: qs}
-	p.run = q.Job(func(c *ecs.Chunk) {
-		fn(c)
-		p.rows.Add(int64(c.Len()))
-	})
-	qs.passes = append(qs.passes, p)
-	b.s.passes = append(b.s.passes, p)
-	return p
-}
-
-// Range makes a pass that runs fn over item ranges [lo, hi), as jobs on
-// any worker, many at once: for work on the system's own buffers, not on
-// components. Each call may write only what belongs to its range.
-func (b *Builder) Range(name string, fn func(lo, hi int)) *Pass {
-	p := &Pass{label: b.s.name + "." + name, sys: b.s}
-	p.run = func(c *jobs.Ctx) { fn(c.Range()) }
-	b.s.passes = append(b.s.passes, p)
-	return p
-}
-
-// Pass is one parallel loop of a system, made at Build and started each
-// step with Frame.Run or Frame.RunRange. A system's passes run one after
-// another, in the order it starts them.
-type Pass struct {
-	label string
-	sys   *entry
-	q     *queryState
-	run   jobs.Func
-	rows  atomic.Int64 // rows of the chunks run this step; jobs add, the owner reads after Wait
-
-	// Chunk-wise chaining, decided at Build: group passes run one job per
-	// chunk so that a chained pass's chunk k can wait for chunk k alone.
-	group bool
-	chain *Pass // the group pass this one may chain onto
-}
-
-// queryState is a query shared by passes: prepared once per step.
-type queryState struct {
-	q      Query
-	step   uint64
-	n      int
-	passes []*Pass
-}
-
 // entry is a system as the engine keeps it.
 type entry struct {
 	name          string
@@ -170,4 +90,65 @@ type entry struct {
 	started     bool
 	merge       bool // Schedule succeeded: Merge runs
 	timing      sysAcc
+}
+
+// Add registers a system in a stage. A call after Build, a nil system or
+// a stage out of range is refused with an error (WEFT-G007, WEFT-G001); a
+// refusal before Build also fails Build, so that it cannot go unseen.
+// Executed only by the owner, before Build.
+func (e *Engine) Add(stage Stage, s System, opts ...Option) error {
+	var en *entry
+	if s != nil {
+		en = &entry{name: s.Name(), stage: stage, sys: s}
+		en.merger, _ = s.(Merger)
+	}
+	return e.add("Add", stage, en, opts)
+}
+
+// AddExclusive registers an exclusive system, run when stage begins. It
+// refuses what Add refuses. Executed only by the owner, before Build.
+func (e *Engine) AddExclusive(stage Stage, s Exclusive, opts ...Option) error {
+	var en *entry
+	if s != nil {
+		en = &entry{name: s.Name(), stage: stage, excl: s}
+	}
+	return e.add("AddExclusive", stage, en, opts)
+}
+
+// add registers en (nil for a nil system) for call, the public method.
+func (e *Engine) add(call string, stage Stage, en *entry, opts []Option) error {
+	if e.sched.built || e.sched.tried {
+		name := ""
+		if en != nil {
+			name = en.name
+		}
+		return errorf(CodeOrder, name, nil, "%s(%q) after Build; add every system before Build (to change the systems, make a new Engine)", call, name)
+	}
+	var err error
+	switch {
+	case en == nil:
+		err = errorf(CodeBadConfig, "", nil, "%s(%v, nil): the system is nil; pass a system value", call, stage)
+	case stage < 0 || stage >= numStages:
+		err = errorf(CodeBadConfig, en.name, nil, "system %q is added to %v; use PreUpdate, Update, PostUpdate or PreRender", en.name, stage)
+	default:
+		for _, o := range opts {
+			o(en)
+		}
+		e.sched.all = append(e.sched.all, en)
+		return nil
+	}
+	e.sched.addErr = append(e.sched.addErr, err)
+	return err
+}
+
+// Enable switches a system on or off from the next step on. Executed only
+// by the owner, between steps.
+func (e *Engine) Enable(name string, on bool) error {
+	for _, en := range e.sched.all {
+		if en.name == name {
+			en.disabled = !on
+			return nil
+		}
+	}
+	return errorf(CodeUnknown, name, nil, "Enable(%q): no system has that name; use a name that Explain lists", name)
 }

@@ -12,9 +12,13 @@ import (
 	"github.com/weft-engine/weft/jobs"
 )
 
+// NumPredicted is the number of pool sizes StepTimings.Predicted is
+// computed for.
+const NumPredicted = 5
+
 // PredictParticipants are the pool sizes (owner included) that
-// StepTimings.Predicted is computed for.
-var PredictParticipants = [5]int{1, 2, 4, 8, 16}
+// StepTimings.Predicted is computed for: 1, 2, 4, 8 and 16.
+func PredictParticipants() [NumPredicted]int { return [NumPredicted]int{1, 2, 4, 8, 16} }
 
 // StepTimings is where one fixed step's time went. Times of jobs come
 // from the pool's trace; owner times from the owner's clock.
@@ -40,7 +44,7 @@ type StepTimings struct {
 	Work, Span  time.Duration
 	Parallelism float64
 	Critical    []PathJob
-	Predicted   [len(PredictParticipants)]time.Duration
+	Predicted   [NumPredicted]time.Duration
 	// Timeline has one slice per chunk job, for a per-worker view; Start
 	// and End are nanoseconds since the step's first job started.
 	Timeline []Slice
@@ -127,12 +131,12 @@ type Timings struct {
 func (t *Timings) init(e *Engine) {
 	t.window = e.cfg.Window
 	mk := func(st *StepTimings) {
-		st.Systems = make([]SystemTimings, len(e.par)+len(e.excl))
-		for i, en := range e.par {
+		st.Systems = make([]SystemTimings, len(e.sched.par)+len(e.sched.excl))
+		for i, en := range e.sched.par {
 			st.Systems[i].Name, st.Systems[i].Stage = en.name, en.stage
 		}
-		for i, en := range e.excl {
-			st.Systems[len(e.par)+i].Name, st.Systems[len(e.par)+i].Stage = en.name, en.stage
+		for i, en := range e.sched.excl {
+			st.Systems[len(e.sched.par)+i].Name, st.Systems[len(e.sched.par)+i].Stage = en.name, en.stage
 		}
 	}
 	mk(&t.cur)
@@ -146,7 +150,7 @@ func (t *Timings) init(e *Engine) {
 
 // resetWorkers follows a new pool: its counters start from zero.
 func (t *Timings) resetWorkers(e *Engine) {
-	t.prev = e.pool.Stats(t.prev[:0])
+	t.prev = e.run.pool.Stats(t.prev[:0])
 	t.cur.Workers = make([]WorkerTimings, len(t.prev))
 	for i := range t.ring { // so that filling the window allocates nothing; a slot keeps its step's rows
 		w := &t.ring[i].Workers
@@ -156,16 +160,16 @@ func (t *Timings) resetWorkers(e *Engine) {
 
 func (t *Timings) begin(e *Engine) {
 	c := &t.cur
-	c.Step = e.time.Step
+	c.Step = e.res.time.Step
 	c.Total, c.Schedule, c.Wait, c.Playback, c.Merge = 0, 0, 0, 0, 0
 	c.Stages = [numStages]StageTimings{}
-	c.Work, c.Span, c.Parallelism, c.Predicted = 0, 0, 0, [len(PredictParticipants)]time.Duration{}
+	c.Work, c.Span, c.Parallelism, c.Predicted = 0, 0, 0, [NumPredicted]time.Duration{}
 	c.Critical, c.Timeline, c.Chunks, c.Lost = c.Critical[:0], c.Timeline[:0], 0, 0
 	for i := range c.Systems {
 		s := &c.Systems[i]
 		*s = SystemTimings{Name: s.Name, Stage: s.Stage, first: math.MaxInt64, last: math.MinInt64}
 	}
-	for _, en := range e.all {
+	for _, en := range e.sched.all {
 		en.timing = sysAcc{}
 	}
 	t.wait, t.playback, t.applied, t.problems = 0, 0, 0, 0
@@ -195,7 +199,7 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 		}
 		t.slot = append(t.slot, int32(len(c.Timeline)))
 		si, rows := int32(-1), int32(0)
-		if p := e.labels[ev.Label.Name]; p != nil && ev.Label.Chunk >= 0 {
+		if p := e.sched.labels[ev.Label.Name]; p != nil && ev.Label.Chunk >= 0 {
 			si = int32(p.sys.index)
 			if p.q != nil {
 				rows = int32(p.q.q.ChunkLen(ev.Label.Chunk))
@@ -229,7 +233,7 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 		}
 		c.Critical = append(c.Critical, pj)
 	}
-	for i, p := range PredictParticipants {
+	for i, p := range PredictParticipants() {
 		c.Predicted[i] += time.Duration(g.Predict(p))
 	}
 }
@@ -238,13 +242,13 @@ func (t *Timings) end(e *Engine, total time.Duration) {
 	c := &t.cur
 	c.Total, c.Wait, c.Playback = total, t.wait, t.playback
 	c.Commands, c.Problems = t.applied, t.problems
-	for i, en := range e.par {
+	for i, en := range e.sched.par {
 		s := &c.Systems[i]
 		s.Schedule, s.Merge, s.Ran = en.timing.sched, en.timing.merge, en.timing.ran
 		c.Schedule += s.Schedule
 		c.Merge += s.Merge
 		for _, q := range en.queries {
-			if q.step != e.time.Step {
+			if q.step != e.res.time.Step {
 				continue // not prepared this step (disabled): its counts are old
 			}
 			rows := int64(0)
@@ -256,8 +260,8 @@ func (t *Timings) end(e *Engine, total time.Duration) {
 			s.Entities += int(rows)
 		}
 	}
-	for i, en := range e.excl {
-		s := &c.Systems[len(e.par)+i]
+	for i, en := range e.sched.excl {
+		s := &c.Systems[len(e.sched.par)+i]
 		s.Merge, s.Ran = en.timing.merge, en.timing.ran
 		c.Merge += s.Merge
 		c.Stages[s.Stage].Span += s.Merge
@@ -282,7 +286,7 @@ func (t *Timings) end(e *Engine, total time.Duration) {
 	if c.Span > 0 {
 		c.Parallelism = float64(c.Work) / float64(c.Span)
 	}
-	t.stats = e.pool.Stats(t.stats[:0])
+	t.stats = e.run.pool.Stats(t.stats[:0])
 	c.Jobs, c.Steals = 0, 0
 	for i := range t.stats {
 		if i >= len(t.prev) || i >= len(c.Workers) {
@@ -332,7 +336,7 @@ type Summary struct {
 	Steps                                         int
 	Total, Schedule, Wait, Playback, Merge        Stat
 	Work, Span, Parallelism, Jobs, Steals, Chunks Stat
-	Predicted                                     [len(PredictParticipants)]Stat
+	Predicted                                     [NumPredicted]Stat
 	Stages                                        [numStages]Stat // spans
 	Systems                                       []SystemSummary
 	Workers                                       []Stat // busy
@@ -445,7 +449,7 @@ func (t *Timings) WriteTable(w io.Writer) error {
 	row("  merge", s.Merge)
 	row("work", s.Work)
 	row("span (critical path)", s.Span)
-	for i, p := range PredictParticipants {
+	for i, p := range PredictParticipants() {
 		row(fmt.Sprintf("predicted, %d participants", p), s.Predicted[i])
 	}
 	for i, st := range s.Workers {

@@ -41,12 +41,13 @@ func TestTimingsFromHandBuiltTrace(t *testing.T) {
 		edge(1, 2, 112), job(2, "a.p", -1, 0, 125, 125), edge(0, 2, 125), edge(2, 3, 125), job(3, "b.p", 0, 0, 125, 145),
 	}
 	a, b := &entry{name: "a", stage: Update}, &entry{name: "b", stage: PreRender, index: 1}
-	e := &Engine{cfg: Config{Window: 3}, time: &Time{}, pool: p, labels: map[string]*Pass{"a.p": {sys: a}, "b.p": {sys: b}}, par: []*entry{a, b}, all: []*entry{a, b}}
-	tm := &e.timings
+	e := &Engine{cfg: Config{Window: 3}, res: resources{time: &Time{}}, run: runner{pool: p},
+		sched: schedule{labels: map[string]*Pass{"a.p": {sys: a}, "b.p": {sys: b}}, par: []*entry{a, b}, all: []*entry{a, b}}}
+	tm := &e.out.timings
 	tm.init(e)
 	tm.resetWorkers(e)
 	for step, total := range []time.Duration{3, 1, 2, 9} {
-		e.time.Step = uint64(step + 1)
+		e.res.time.Step = uint64(step + 1)
 		tm.begin(e)
 		tm.segment(e, events, 0)
 		tm.end(e, total)

@@ -61,9 +61,31 @@ func Check(reg *Registry, systems []System) (*Plan, error) {
 		errs = declare(reg, s, &p.Access[i], errs)
 	}
 	succ := make([][]int, n) // explicit edges
+	errs = constrain(systems, index, succ, p.Preds, errs)
+	order, cyc := topo(systems, succ, p.Preds)
+	if cyc != nil {
+		names := make([]string, len(cyc))
+		for i, c := range cyc {
+			names[i] = systems[c].Name
+		}
+		errs = append(errs, &Error{Code: CodeCycle, Cycle: names,
+			Msg: "the Before/After constraints form a cycle: " + quoteJoin(names, " → ") + "; remove one of these constraints"})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	p.Order = order
+	p.derive(reg, systems, closure(order, succ))
+	return p, nil
+}
+
+// constrain turns the systems' Before/After into explicit edges, in succ
+// and preds, and appends to errs the names that are unknown and the
+// constraints against the stage order.
+func constrain(systems []System, index map[string]int, succ, preds [][]int, errs []error) []error {
 	edge := func(from, to int) {
 		succ[from] = append(succ[from], to)
-		p.Preds[to] = append(p.Preds[to], from)
+		preds[to] = append(preds[to], from)
 	}
 	against := func(first, then int) {
 		errs = append(errs, &Error{Code: CodeCycle, Cycle: []string{systems[first].Name, systems[then].Name, systems[first].Name},
@@ -90,24 +112,18 @@ func Check(reg *Registry, systems []System) (*Plan, error) {
 			}
 		}
 	}
-	order, cyc := topo(systems, succ, p.Preds)
-	if cyc != nil {
-		names := make([]string, len(cyc))
-		for i, c := range cyc {
-			names[i] = systems[c].Name
-		}
-		errs = append(errs, &Error{Code: CodeCycle, Cycle: names,
-			Msg: "the Before/After constraints form a cycle: " + quoteJoin(names, " → ") + "; remove one of these constraints"})
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	p.Order = order
-	reach := closure(order, succ)
-	for qi, b := range order {
+	return errs
+}
+
+// derive replaces each system's explicit predecessors with every earlier
+// system, in p.Order, that it conflicts with or is explicitly after, and
+// records the conflicting pairs of one stage that reach ordering only
+// through registration (reach is the explicit edges' closure).
+func (p *Plan) derive(reg *Registry, systems []System, reach []row) {
+	for qi, b := range p.Order {
 		explicit := p.Preds[b]
 		p.Preds[b] = nil
-		for _, a := range order[:qi] {
+		for _, a := range p.Order[:qi] {
 			k, ok := p.Access[a].Conflict(&p.Access[b])
 			if ok && !reach[a].has(b) && systems[a].Stage == systems[b].Stage {
 				p.Ambiguities = append(p.Ambiguities, ambiguity(systems[a].Name, systems[b].Name, reg.Name(k)))
@@ -117,7 +133,6 @@ func Check(reg *Registry, systems []System) (*Plan, error) {
 			}
 		}
 	}
-	return p, nil
 }
 
 // declare unites s's declarations into a, reporting unknown keys and keys

@@ -178,11 +178,15 @@ func New(cfg Config) (*Game, error) {
 	g := &Game{cfg: cfg, w: w, eng: eng, comps: c, pending: w.NewCommands(), rng: rand.New(rand.NewPCG(cfg.Seed, 1)),
 		phys: physics.New(physics.Config{Gravity: Gravity, Damping: 0.05, CellSize: 7, MaxX: width, MaxY: height}),
 		cull: cull.New(), all: ark.NewFilter2[systems.Position, systems.Velocity](w.Ark()), Width: width, Height: height}
-	eng.Add(engine.PreUpdate, &lifetime{c: c})
-	eng.Add(engine.Update, g.phys)
-	eng.Add(engine.Update, anim.New(), engine.After("physics"))
-	eng.Add(engine.PreRender, g.cull)
-	if err := eng.Build(); err != nil {
+	err = errors.Join(
+		eng.Add(engine.PreUpdate, &lifetime{c: c}),
+		eng.Add(engine.Update, g.phys),
+		eng.Add(engine.Update, anim.New(), engine.After("physics")),
+		eng.Add(engine.PreRender, g.cull))
+	if err == nil {
+		err = eng.Build()
+	}
+	if err != nil {
 		return nil, errors.Join(err, eng.Close())
 	}
 	return g, nil

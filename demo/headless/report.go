@@ -101,7 +101,7 @@ func newReport(o options, g *game.Game, allocs float64) *report {
 	for _, p := range last.Critical {
 		r.Critical.Jobs = append(r.Critical.Jobs, pathJob{Label: p.Label, First: p.First, Last: p.Last, Ms: ms(p.Cost)})
 	}
-	for i, p := range engine.PredictParticipants {
+	for i, p := range engine.PredictParticipants() {
 		r.Prediction = append(r.Prediction, prediction{Participants: p, Ms: toStat(s.Predicted[i])})
 	}
 	return r

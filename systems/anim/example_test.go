@@ -28,7 +28,9 @@ func Example() {
 	}
 	eng, _ := engine.New(w, engine.Config{Workers: 1, FixedStep: time.Second / 4})
 	defer eng.Close()
-	eng.Add(engine.Update, anim.New())
+	if err := eng.Add(engine.Update, anim.New()); err != nil {
+		panic(err)
+	}
 	if err := eng.Build(); err != nil {
 		panic(err)
 	}

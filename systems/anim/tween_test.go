@@ -33,7 +33,7 @@ func TestTweenRepeats(t *testing.T) {
 	eng, err := engine.New(w, engine.Config{Workers: 1, FixedStep: time.Second / 4})
 	require.NoError(t, err)
 	defer eng.Close()
-	eng.Add(engine.Update, anim.New())
+	require.NoError(t, eng.Add(engine.Update, anim.New()))
 	require.NoError(t, eng.Build())
 	looks, tweens := ark.NewMap[systems.Look](w.Ark()), ark.NewMap[anim.Tween](w.Ark())
 	var ents []ark.Entity

@@ -28,7 +28,9 @@ func Example() {
 	eng, _ := engine.New(w, engine.Config{Workers: 1, Batch: 2})
 	defer eng.Close()
 	*eng.Camera() = engine.Camera{X: 50, Y: 10, W: 100, H: 100, Zoom: 1} // sees x 0..100
-	eng.Add(engine.PreRender, cull.New())
+	if err := eng.Add(engine.PreRender, cull.New()); err != nil {
+		panic(err)
+	}
 	if err := eng.Build(); err != nil {
 		panic(err)
 	}

@@ -28,7 +28,9 @@ func Example() {
 	}
 	eng, _ := engine.New(w, engine.Config{Workers: 1})
 	defer eng.Close()
-	eng.Add(engine.Update, physics.New(physics.Config{MaxX: 100, MaxY: 100, CellSize: 4}))
+	if err := eng.Add(engine.Update, physics.New(physics.Config{MaxX: 100, MaxY: 100, CellSize: 4})); err != nil {
+		panic(err)
+	}
 	if err := eng.Build(); err != nil {
 		panic(err)
 	}

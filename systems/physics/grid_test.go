@@ -56,7 +56,7 @@ func TestGridMatchesAllPairs(t *testing.T) {
 			require.NoError(t, err)
 			defer eng.Close()
 			s := New(Config{CellSize: 7, MaxX: tc.maxX, MaxY: tc.maxY})
-			eng.Add(engine.Update, s)
+			require.NoError(t, eng.Add(engine.Update, s))
 			require.NoError(t, eng.Build())
 			require.NoError(t, eng.Tick())
 			for _, c := range s.counts {
@@ -116,7 +116,7 @@ func newBodies(t *testing.T, at []systems.Position, r float64, cfg Config, w, b 
 	require.NoError(t, err)
 	t.Cleanup(func() { eng.Close() })
 	s := New(cfg)
-	eng.Add(engine.Update, s)
+	require.NoError(t, eng.Add(engine.Update, s))
 	require.NoError(t, eng.Build())
 	return eng, s, world
 }

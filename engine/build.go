@@ -1,0 +1,169 @@
+package engine
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/weft-engine/weft/internal/glue"
+	"github.com/weft-engine/weft/safety"
+)
+
+// Build builds every system, validates the schedule with the safety
+// package, and derives the system DAG. Ambiguous pairs (conflicting
+// systems of one stage ordered only by registration) fail the build unless
+// Config.Allowlist accepts them. Executed only by the owner, once.
+func (e *Engine) Build() error {
+	if e.sched.built || e.sched.tried {
+		return errorf(CodeOrder, "", nil, "Build called twice; build once, then Step (after a failed Build, make a new Engine)")
+	}
+	e.sched.tried = true
+	if err := errors.Join(e.sched.addErr...); err != nil {
+		return err
+	}
+	// Stage order first, registration order within a stage.
+	slices.SortStableFunc(e.sched.all, func(a, b *entry) int { return int(a.stage) - int(b.stage) })
+	if err := errors.Join(append(e.buildSystems(), e.checkStageOrder()...)...); err != nil {
+		return err
+	}
+	plan, err := safety.Check(e.world.Registry(), e.safetySystems())
+	if err != nil {
+		return errorf(CodeSchedule, "", err, "the schedule does not validate; fix the systems named below")
+	}
+	if err := plan.NewAmbiguities(e.cfg.Allowlist); err != nil {
+		return errorf(CodeAmbiguity, "", err, "conflicting systems of one stage are ordered only by registration; add Before/After, or accept each ID in Config.Allowlist")
+	}
+	e.adoptPlan(plan)
+	e.derive()
+	e.sched.built = true
+	e.out.timings.init(e)
+	return nil
+}
+
+// buildSystems calls every system's Build, in stage order, and splits the
+// systems into parallel and exclusive ones. Executed only by the owner, in
+// Build.
+func (e *Engine) buildSystems() []error {
+	var errs []error
+	names := map[string]bool{}
+	for _, en := range e.sched.all {
+		if names[en.name] {
+			errs = append(errs, errorf(CodeSchedule, en.name, nil, "two systems are named %q; give every system a unique name", en.name))
+		}
+		names[en.name] = true
+		if en.excl != nil {
+			if len(en.before)+len(en.after) > 0 {
+				errs = append(errs, errorf(CodeStageOrder, en.name, nil, "exclusive system %q has Before/After constraints; exclusive systems run at the start of their stage, in registration order: move it to another stage instead", en.name))
+			}
+			e.sched.excl = append(e.sched.excl, en)
+			continue
+		}
+		en.decl = e.world.System(en.name)
+		if err := callBuild(en.sys, &Builder{e: e, s: en}); err != nil {
+			errs = append(errs, errorf(CodeBuild, en.name, err, "system %q: Build failed; fix the system's Build", en.name))
+		}
+		if err := en.decl.Err(); err != nil {
+			errs = append(errs, errorf(CodeBuild, en.name, err, "system %q declared its access wrongly", en.name))
+		}
+		e.sched.par = append(e.sched.par, en)
+	}
+	return errs
+}
+
+// checkStageOrder reports Before/After constraints between parallel
+// systems that contradict the stage order. Executed only by the owner, in
+// Build, after buildSystems.
+func (e *Engine) checkStageOrder() []error {
+	byName := map[string]*entry{}
+	for _, en := range e.sched.all {
+		byName[en.name] = en // the last of a duplicate name, as reported by buildSystems
+	}
+	var errs []error
+	for _, en := range e.sched.par {
+		for _, n := range en.before {
+			if o := byName[n]; o != nil && o.excl == nil && o.stage < en.stage {
+				errs = append(errs, errorf(CodeStageOrder, en.name, nil, "system %q (%v) runs Before %q, which is in the earlier stage %v; drop the constraint or move one of them", en.name, en.stage, n, o.stage))
+			}
+		}
+		for _, n := range en.after {
+			if o := byName[n]; o != nil && o.excl == nil && o.stage > en.stage {
+				errs = append(errs, errorf(CodeStageOrder, en.name, nil, "system %q (%v) runs After %q, which is in the later stage %v; drop the constraint or move one of them", en.name, en.stage, n, o.stage))
+			}
+		}
+	}
+	return errs
+}
+
+// adoptPlan puts the parallel systems in the plan's order and gives each
+// the plan's predecessors. The plan's indices are positions in the
+// registration-ordered sched.par; from here on sched.par is in built
+// order. Executed only by the owner, in Build.
+func (e *Engine) adoptPlan(plan *safety.Plan) {
+	par := e.sched.par
+	order := make([]*entry, len(plan.Order))
+	for i, k := range plan.Order {
+		order[i] = par[k]
+		order[i].index = i
+		order[i].decl.Glue(glue.Seal{}).SetOrder(i)
+	}
+	for i, k := range plan.Order {
+		for _, pk := range plan.Preds[k] {
+			order[i].preds = append(order[i].preds, par[pk].index)
+		}
+	}
+	e.sched.par = order
+	e.sched.plan = plan
+}
+
+// derive computes what the steps need from the ordered systems: each
+// system's queries, the segments, the chained passes, the Explain model
+// and the pass labels. Executed only by the owner, in Build, after
+// adoptPlan.
+func (e *Engine) derive() {
+	e.sched.labels = map[string]*Pass{}
+	for _, en := range e.sched.par {
+		for _, p := range en.passes {
+			if p.q != nil && !slices.Contains(en.queries, p.q) {
+				en.queries = append(en.queries, p.q)
+			}
+			e.sched.labels[p.label] = p
+		}
+	}
+	e.segments()
+	if e.cfg.ChainChunks {
+		e.chains()
+	}
+	e.sched.explain = e.buildExplain()
+}
+
+// safetySystems is the input of safety.Check, in e.sched.par's order.
+func (e *Engine) safetySystems() []safety.System {
+	out := make([]safety.System, len(e.sched.par))
+	for i, en := range e.sched.par {
+		out[i] = safety.System{Name: en.name, Decls: en.decl.Decls(), Stage: int(en.stage), Before: en.before, After: en.after}
+	}
+	return out
+}
+
+// segments splits the step at the stages that have exclusive systems.
+func (e *Engine) segments() {
+	var boundary [numStages]bool
+	for _, x := range e.sched.excl {
+		boundary[x.stage] = true
+	}
+	seg := func(s Stage) int {
+		n := 0
+		for st := Stage(0); st <= s; st++ {
+			if boundary[st] {
+				n++
+			}
+		}
+		return n
+	}
+	for _, en := range e.sched.par {
+		en.seg = seg(en.stage)
+	}
+	for _, x := range e.sched.excl {
+		x.seg = seg(x.stage)
+	}
+	e.sched.nseg = seg(numStages-1) + 1
+}

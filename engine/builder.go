@@ -1,0 +1,100 @@
+package engine
+
+import (
+	"sync/atomic"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/internal/glue"
+	"github.com/weft-engine/weft/jobs"
+)
+
+// Query is an ecs query (ecs.Query1..Query4, made with ecs.NewQueryN) as
+// a pass needs it. It is sealed: its Glue method takes an argument that
+// only weft's own packages can make (internal/glue), so only ecs's
+// queries have it.
+type Query interface {
+	Prepare(batch int) (int, error)
+	Job(fn func(c *ecs.Chunk)) jobs.Func
+	ChunkLen(i int) int
+	Glue(glue.Seal) glue.Query
+}
+
+// Builder is a system's view of the engine during Build. Its methods are
+// executed only by the owner, inside System.Build.
+type Builder struct {
+	e *Engine
+	s *entry
+}
+
+// World is the world, for components (ecs.NewComponent) and spawners.
+func (b *Builder) World() *ecs.World { return b.e.world }
+
+// Decl is the system's declaration: make its tokens (ecs.Read, ecs.Write,
+// ecs.ReadRes, ecs.WriteRes) and queries from it.
+func (b *Builder) Decl() *ecs.Decl { return b.s.decl }
+
+// Commands states that the system records structural changes in command
+// buffers, so that Explain shows where they play back.
+func (b *Builder) Commands() { b.s.commands = true }
+
+// Chunks makes a pass that runs fn on every chunk of q. fn runs as jobs,
+// on any worker, many at once, each on its own chunk; it may touch only
+// that chunk and its own outputs. Passes of one query share its chunks:
+// the query is prepared once a step.
+func (b *Builder) Chunks(name string, q Query, fn func(c *ecs.Chunk)) *Pass {
+	qs := b.e.queryState(q)
+	p := &Pass{label: b.s.name + "." + name, sys: b.s, q: qs}
+	p.run = q.Job(func(c *ecs.Chunk) {
+		fn(c)
+		p.rows.Add(int64(c.Len()))
+	})
+	qs.passes = append(qs.passes, p)
+	b.s.passes = append(b.s.passes, p)
+	return p
+}
+
+// Range makes a pass that runs fn over item ranges [lo, hi), as jobs on
+// any worker, many at once: for work on the system's own buffers, not on
+// components. Each call may write only what belongs to its range.
+func (b *Builder) Range(name string, fn func(lo, hi int)) *Pass {
+	p := &Pass{label: b.s.name + "." + name, sys: b.s}
+	p.run = func(c *jobs.Ctx) { fn(c.Range()) }
+	b.s.passes = append(b.s.passes, p)
+	return p
+}
+
+// Pass is one parallel loop of a system, made at Build and started each
+// step with Frame.Run or Frame.RunRange. A system's passes run one after
+// another, in the order it starts them.
+type Pass struct {
+	label string
+	sys   *entry
+	q     *queryState
+	run   jobs.Func
+	rows  atomic.Int64 // rows of the chunks run this step; jobs add, the owner reads after Wait
+
+	// Chunk-wise chaining, decided at Build: group passes run one job per
+	// chunk so that a chained pass's chunk k can wait for chunk k alone.
+	group bool
+	chain *Pass // the group pass this one may chain onto
+}
+
+// queryState is a query shared by passes: prepared once per step.
+type queryState struct {
+	q      Query
+	glue   glue.Query // q's inside, for chaining
+	step   uint64
+	n      int
+	passes []*Pass
+}
+
+func (e *Engine) queryState(q Query) *queryState {
+	for _, s := range e.sched.queries {
+		if s.q == q {
+			return s
+		}
+	}
+	s := &queryState{q: q, glue: q.Glue(glue.Seal{})}
+	e.sched.queries = append(e.sched.queries, s)
+	return s
+}

@@ -1,0 +1,45 @@
+// Package engine builds systems into a validated schedule, runs each fixed
+// step as one job graph, and publishes a render snapshot and the step's
+// timings.
+//
+// # Owner, workers, guests
+//
+// One goroutine is the owner: the one that calls New, Add, Build and Step
+// (in the demo, Ebiten's Update and Draw goroutine). Every Engine method,
+// and every System, Merger and Exclusive method, is executed only by the
+// owner. The pool adds worker goroutines; they run jobs only: the bodies
+// of passes (Builder.Chunks, Builder.Range), each on its own chunk or
+// range. The owner runs jobs too, while it waits for a segment's jobs.
+// Any other goroutine is a guest: it may read what the owner hands it
+// once the owner is done with it, but it calls no Engine method and must
+// not read the Snapshot while the owner steps.
+//
+// # A step
+//
+// Step runs whole fixed steps (Tick) from the real time it is given. A
+// step is cut into segments by exclusive systems. Each segment:
+//
+//  1. runs its exclusive systems on the owner, the world unlocked;
+//  2. opens the world's frame (ecs.World.BeginFrame): from here until
+//     playback, the world's structure cannot change, so column slices
+//     stay valid while jobs use them;
+//  3. calls each system's Schedule in built order; Frame.Run turns a pass
+//     into jobs after the jobs its declared access must wait for;
+//  4. waits for every job, the owner helping;
+//  5. closes the frame: commands recorded by jobs play back in (system,
+//     chunk, sequence) order;
+//  6. calls Merge of each system whose jobs all succeeded, in built
+//     order: per-chunk outputs meet here, and the snapshot is built.
+//
+// Then the snapshot is published and the timings recorded. Because jobs
+// touch only their own chunk and outputs, and everything that meets does
+// so on the owner in a fixed order, a step's result is the same for every
+// worker count and batch size.
+//
+// # Failure
+//
+// Misuse is answered with an *Error whose code (WEFT-G…) is listed in
+// docs/errors.md. A system that fails, by returning an error or by
+// panicking in Build, Schedule, Merge or Run, fails only its part: the
+// step completes, the frame is closed, and the next step runs normally.
+package engine

@@ -1,0 +1,214 @@
+package engine
+
+import (
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/jobs"
+	"github.com/weft-engine/weft/safety"
+)
+
+// DefaultWorkers asks for GOMAXPROCS-1 workers, at least one.
+const DefaultWorkers = jobs.DefaultWorkers
+
+// Config configures an Engine; zero fields take the defaults.
+type Config struct {
+	Workers       int              // worker goroutines besides the owner; 0 is serial; DefaultWorkers is GOMAXPROCS-1
+	Batch         int              // rows per chunk (default 256)
+	FixedStep     time.Duration    // simulated time per step (default 1/60 s)
+	MaxSteps      int              // fixed steps per Step call at most (default 4); the rest of the backlog is dropped
+	NoChecks      bool             // start with the safety and ecs checks off
+	Window        int              // steps in the timings window (default 120)
+	TraceCapacity int              // trace events per participant (default 1<<16; doubled when a step loses events)
+	Allowlist     safety.Allowlist // accepted ambiguities
+	// ChainChunks lets a system's first chunk pass start chunk by chunk
+	// after a predecessor's last one where they touch the same rows
+	// (docs/ARCHITECTURE.md (k)). It costs a job per chunk of both passes,
+	// and pays where the first pass has a long tail. A failing chunk then
+	// blocks only its twin.
+	ChainChunks bool
+}
+
+// Engine runs a world's systems. Every method is executed only by the
+// owner: the goroutine that calls Step.
+type Engine struct {
+	world *ecs.World
+	cfg   Config
+
+	sched   schedule  // the systems and what Build derived from them
+	res     resources // the resources the engine owns in the world
+	want    settings  // settings asked for; they take effect at the next step
+	cur     settings  // settings of the running pool
+	run     runner    // the pool and tracker that run the steps
+	scratch scratch   // per-step working state, reused to allocate nothing
+	out     outputs   // what a step leaves for the game to read
+}
+
+// schedule is the set of systems: registered by Add, ordered and derived
+// by Build. Written only by Add and Build; read-only from then on, except
+// entries' per-step fields.
+type schedule struct {
+	all, par, excl []*entry         // every system; the parallel ones in built order; the exclusive ones
+	queries        []*queryState    // queries shared by passes
+	plan           *safety.Plan     // safety's validation of the systems
+	explain        *Explain         // the built schedule as data
+	labels         map[string]*Pass // by label, to attribute traced jobs
+	built, tried   bool
+	addErr         []error // misuse found by Add, reported by Build
+	nseg           int     // segments per step: parts split by exclusive systems
+}
+
+// resources are the engine's resources in the world, shared by pointer
+// with the world's resource table.
+type resources struct {
+	time   *Time
+	input  *Input
+	camera *Camera
+}
+
+// settings are the settings that can change between steps.
+type settings struct {
+	workers, batch int
+	checks         bool
+}
+
+// runner is the machinery that runs steps; applySettings rebuilds it when
+// the worker count changes.
+type runner struct {
+	pool     *jobs.Pool
+	tr       *safety.Tracker
+	traceCap int           // trace events per participant of the next pool
+	acc      time.Duration // real time not yet simulated
+}
+
+// scratch is the working state of one step, kept to allocate nothing.
+type scratch struct {
+	frame   Frame
+	deps    []jobs.Handle // the scheduled system's predecessors
+	hs      []jobs.Handle // the segment's systems' done handles
+	one     [1]jobs.Handle
+	chained []jobs.Handle // a chained pass's predecessors but the one it chains onto
+	errs    []error       // the step's failures, joined by Tick
+}
+
+// outputs are what a step publishes.
+type outputs struct {
+	snaps   snapshots
+	timings Timings
+	events  []jobs.Event // the last step's trace
+}
+
+// New makes an engine for w and adds the Time, Input and Camera resources
+// to it; a world has at most one engine. Executed only by the owner,
+// outside of frames.
+func New(w *ecs.World, cfg Config) (*Engine, error) {
+	if w == nil {
+		return nil, errorf(CodeBadConfig, "", nil, "New(nil, cfg): the world is nil; make one with ecs.NewWorld")
+	}
+	if cfg.Workers == DefaultWorkers {
+		cfg.Workers = max(1, runtime.GOMAXPROCS(0)-1)
+	}
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&cfg.Batch, 256)
+	def(&cfg.MaxSteps, 4)
+	def(&cfg.Window, 120)
+	def(&cfg.TraceCapacity, 1<<16)
+	if cfg.FixedStep == 0 {
+		cfg.FixedStep = time.Second / 60
+	}
+	if cfg.Workers < 0 || cfg.Batch < 1 || cfg.MaxSteps < 1 || cfg.Window < 1 || cfg.TraceCapacity < 1 || cfg.FixedStep < 0 {
+		return nil, errorf(CodeBadConfig, "", nil, "Config %+v: Workers must be >= 0 (or jobs.DefaultWorkers), Batch, MaxSteps, Window and TraceCapacity >= 1, FixedStep > 0", cfg)
+	}
+	e := &Engine{world: w, cfg: cfg,
+		res:  resources{time: &Time{DT: cfg.FixedStep.Seconds()}, input: &Input{}, camera: &Camera{Zoom: 1}},
+		want: settings{workers: cfg.Workers, batch: cfg.Batch, checks: !cfg.NoChecks},
+		cur:  settings{workers: -1},
+		run:  runner{traceCap: cfg.TraceCapacity},
+	}
+	e.scratch.frame.e = e
+	for _, err := range []error{ecs.AddResource(w, e.res.time), ecs.AddResource(w, e.res.input), ecs.AddResource(w, e.res.camera)} {
+		if err != nil {
+			return nil, errorf(CodeOrder, "", err, "making the engine's resources; make one engine per world, outside of BeginFrame/EndFrame")
+		}
+	}
+	return e, nil
+}
+
+// Close stops the pool; a second Close does nothing, and a later Step
+// starts a new pool. Executed only by the owner, between steps.
+func (e *Engine) Close() error {
+	if e.run.pool == nil {
+		return nil
+	}
+	err := e.run.pool.Close()
+	e.run.pool = nil
+	return err
+}
+
+// WriteTrace writes the last step's job trace in the Chrome trace event
+// format, for Perfetto. Executed only by the owner, between steps.
+func (e *Engine) WriteTrace(w io.Writer) error { return jobs.WriteChromeTrace(w, e.out.events) }
+
+// AppendTrace appends the last step's job trace to dst, so that a trace of
+// several steps can be gathered and written with jobs.WriteChromeTrace (job
+// handles and times stay distinct across steps of one pool). Executed only
+// by the owner, between steps.
+func (e *Engine) AppendTrace(dst []jobs.Event) []jobs.Event { return append(dst, e.out.events...) }
+
+// World is the engine's world.
+func (e *Engine) World() *ecs.World { return e.world }
+
+// Input is the input resource, for the game to fill before Step.
+func (e *Engine) Input() *Input { return e.res.input }
+
+// Camera is the camera resource, for the game to move before Step.
+func (e *Engine) Camera() *Camera { return e.res.camera }
+
+// Time is the simulation clock as of the last step.
+func (e *Engine) Time() Time { return *e.res.time }
+
+// Snapshot is the last published render snapshot (empty before the first
+// step). It stays unchanged through the next step, which builds into a
+// second buffer, and is reused by the step after that: read it on the
+// owner, between steps (as Ebiten's Draw does), and copy what must live
+// longer. Another goroutine must not read it while the owner steps.
+func (e *Engine) Snapshot() *Snapshot { return e.out.snaps.current() }
+
+// Timings are the step timings and their rolling window.
+func (e *Engine) Timings() *Timings { return &e.out.timings }
+
+// SetWorkers sets the worker count from the next step on (0: serial).
+func (e *Engine) SetWorkers(n int) error {
+	if n < 0 {
+		return errorf(CodeBadConfig, "", nil, "SetWorkers(%d): the worker count must be >= 0", n)
+	}
+	e.want.workers = n
+	return nil
+}
+
+// SetBatch sets the rows per chunk from the next step on.
+func (e *Engine) SetBatch(n int) error {
+	if n < 1 {
+		return errorf(CodeBadConfig, "", nil, "SetBatch(%d): the batch size must be >= 1", n)
+	}
+	e.want.batch = n
+	return nil
+}
+
+// SetChecks turns the safety and ecs checks on or off from the next step on.
+func (e *Engine) SetChecks(on bool) { e.want.checks = on }
+
+// Workers is the worker count the next step uses.
+func (e *Engine) Workers() int { return e.want.workers }
+
+// Batch is the rows per chunk the next step uses.
+func (e *Engine) Batch() int { return e.want.batch }
+
+// Checks reports whether the next step runs with the checks on.
+func (e *Engine) Checks() bool { return e.want.checks }

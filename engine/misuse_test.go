@@ -1,0 +1,164 @@
+package engine_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+)
+
+// Adding a system after Build is refused with WEFT-G007 and changes
+// nothing: the built schedule keeps stepping.
+func TestAddAfterBuild(t *testing.T) {
+	e := newEngine(t, world(t, 3), engine.Config{})
+	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
+	require.NoError(t, e.Build())
+	err := e.Add(engine.Update, mover("late", true, noop))
+	assert.ErrorIs(t, err, engine.ErrOrder)
+	assert.Contains(t, err.Error(), `Add("late") after Build`)
+	err = e.AddExclusive(engine.Update, exclusive{"latex", nil})
+	assert.ErrorIs(t, err, engine.ErrOrder)
+	require.NoError(t, e.Tick())
+	assert.Len(t, e.Explain().Systems, 1)
+}
+
+// A nil world, a nil system and a stage out of range are refused with
+// WEFT-G001, not a nil dereference; a refused Add also fails Build.
+func TestNilArguments(t *testing.T) {
+	_, err := engine.New(nil, engine.Config{})
+	assert.ErrorIs(t, err, engine.ErrBadConfig)
+	e := newEngine(t, world(t, 3), engine.Config{})
+	assert.ErrorIs(t, e.Add(engine.Update, nil), engine.ErrBadConfig)
+	assert.ErrorIs(t, e.AddExclusive(engine.Update, nil), engine.ErrBadConfig)
+	assert.ErrorIs(t, e.Add(engine.Stage(9), mover("m", true, noop)), engine.ErrBadConfig)
+	assert.ErrorIs(t, e.Build(), engine.ErrBadConfig)
+}
+
+// A world has one engine: a second New on it is refused (its resources
+// exist already), not a panic.
+func TestSecondEngine(t *testing.T) {
+	w := world(t, 3)
+	newEngine(t, w, engine.Config{})
+	_, err := engine.New(w, engine.Config{})
+	assert.ErrorIs(t, err, engine.ErrOrder)
+	assert.ErrorIs(t, err, ecs.ErrBadArgument)
+}
+
+// A panic in a system's Schedule, Merge or exclusive Run becomes an error
+// that names the system and the panic value; the step completes, the
+// frame is closed, and the next steps work.
+func TestSystemPanic(t *testing.T) {
+	for _, c := range []struct {
+		where string
+		code  *engine.Error
+	}{{"schedule", engine.ErrScheduleRun}, {"merge", engine.ErrMerge}, {"run", engine.ErrMerge}} {
+		t.Run(c.where, func(t *testing.T) {
+			e := newEngine(t, world(t, 10), engine.Config{Workers: 1, Batch: 4})
+			boom := true
+			panicIf := func(where string) {
+				if boom && where == c.where {
+					panic("boom in " + where)
+				}
+			}
+			m := mover("m", true, noop)
+			inner := m.sched
+			m.sched = func(f *engine.Frame) error {
+				err := inner(f) // a pass is started: a frame and jobs are open
+				panicIf("schedule")
+				return err
+			}
+			m.merge = func(*engine.Frame) error { panicIf("merge"); return nil }
+			require.NoError(t, e.Add(engine.Update, merging{m}))
+			require.NoError(t, e.AddExclusive(engine.PostUpdate, exclusive{"x", func(*ecs.World, engine.Time) error {
+				panicIf("run")
+				return nil
+			}}))
+			require.NoError(t, e.Build())
+			err := e.Tick()
+			assert.ErrorIs(t, err, c.code)
+			var p *engine.Panic
+			require.ErrorAs(t, err, &p)
+			assert.Equal(t, "boom in "+c.where, p.Value)
+			assert.NotEmpty(t, p.Stack)
+			var ee *engine.Error
+			require.ErrorAs(t, err, &ee)
+			assert.Contains(t, []string{"m", "x"}, ee.System)
+			assert.NotContains(t, err.Error(), "left open")
+			boom = false
+			for range 3 {
+				require.NoError(t, e.Tick())
+			}
+		})
+	}
+}
+
+// A panic in a system's Build fails Build with WEFT-G002 naming it.
+func TestBuildPanic(t *testing.T) {
+	e := newEngine(t, world(t, 3), engine.Config{})
+	require.NoError(t, e.Add(engine.Update, &toy{name: "p", build: func(*engine.Builder) error { panic("no assets") }}))
+	err := e.Build()
+	assert.ErrorIs(t, err, engine.ErrBuild)
+	var p *engine.Panic
+	require.ErrorAs(t, err, &p)
+	assert.Equal(t, "no assets", p.Value)
+	assert.Contains(t, err.Error(), `system "p"`)
+}
+
+// A negative dt, or one that would overflow the accumulator, is refused
+// and changes nothing: the next Step runs normally.
+func TestStepBadDT(t *testing.T) {
+	e := newEngine(t, world(t, 3), engine.Config{FixedStep: 10 * time.Millisecond})
+	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
+	require.NoError(t, e.Build())
+	_, err := e.Step(5 * time.Millisecond)
+	require.NoError(t, err)
+	for _, dt := range []time.Duration{-time.Second, math.MinInt64, math.MaxInt64} {
+		n, err := e.Step(dt)
+		assert.ErrorIs(t, err, engine.ErrBadConfig, "dt %v", dt)
+		assert.Zero(t, n)
+	}
+	n, err := e.Step(5 * time.Millisecond)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "the 5 ms before the refusals are kept")
+	assert.Equal(t, uint64(1), e.Time().Step)
+}
+
+type score struct{ N int }
+
+// A resource declared by a system but never added fails Build naming the
+// type and saying to add it; ReadRes and WriteRes alike.
+func TestMissingResource(t *testing.T) {
+	for _, write := range []bool{false, true} {
+		e := newEngine(t, world(t, 3), engine.Config{})
+		require.NoError(t, e.Add(engine.Update, &toy{name: "scorer", build: func(b *engine.Builder) error {
+			if write {
+				ecs.WriteRes[score](b.Decl())
+			} else {
+				ecs.ReadRes[score](b.Decl())
+			}
+			return nil
+		}, sched: func(*engine.Frame) error { return nil }}))
+		err := e.Build()
+		assert.ErrorIs(t, err, engine.ErrBuild)
+		assert.ErrorIs(t, err, ecs.ErrNoResource)
+		assert.Contains(t, err.Error(), "engine_test.score")
+		assert.Contains(t, err.Error(), "ecs.AddResource")
+	}
+	// Added before Build (here after New), it builds.
+	w := world(t, 3)
+	e := newEngine(t, w, engine.Config{})
+	require.NoError(t, ecs.AddResource(w, &score{}))
+	require.NoError(t, e.Add(engine.Update, &toy{name: "scorer", build: func(b *engine.Builder) error {
+		ecs.WriteRes[score](b.Decl())
+		return nil
+	}, sched: func(*engine.Frame) error { return nil }}))
+	require.NoError(t, e.Build())
+	require.NoError(t, e.Tick())
+	assert.True(t, errors.Is(ecs.AddResource(w, &score{}), ecs.ErrBadArgument), "a second AddResource of one type is refused")
+}

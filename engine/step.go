@@ -1,0 +1,269 @@
+package engine
+
+import (
+	"errors"
+	"math"
+	"time"
+
+	"github.com/weft-engine/weft/jobs"
+	"github.com/weft-engine/weft/safety"
+)
+
+// Step advances the simulation by dt of real time: it runs as many fixed
+// steps as the accumulated time holds, at most Config.MaxSteps, drops the
+// rest of a larger backlog, and returns the number of steps run. A step
+// whose systems fail still counts: their errors are returned, joined,
+// after every step ran, so a failing system cannot grow the backlog.
+// A negative dt, or one so large that the accumulated time would overflow
+// (about 292 years), is refused with WEFT-G001 and changes nothing.
+func (e *Engine) Step(dt time.Duration) (int, error) {
+	if !e.sched.built {
+		return 0, errorf(CodeOrder, "", nil, "Step before Build; call Build once after adding the systems")
+	}
+	if dt < 0 || dt > math.MaxInt64-e.run.acc {
+		return 0, errorf(CodeBadConfig, "", nil, "Step(%v): dt must be >= 0 and below %v; pass the real time since the last Step", dt, time.Duration(math.MaxInt64-e.run.acc))
+	}
+	e.run.acc += dt
+	step := e.cfg.FixedStep
+	n := 0
+	var errs []error
+	for e.run.acc >= step && n < e.cfg.MaxSteps {
+		e.run.acc -= step
+		n++
+		if err := e.Tick(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if e.run.acc >= step {
+		d := e.run.acc / step
+		e.run.acc -= d * step
+		e.out.timings.Dropped += uint64(d)
+	}
+	e.res.time.Alpha = float64(e.run.acc) / float64(step)
+	return n, errors.Join(errs...)
+}
+
+// Tick runs exactly one fixed step: schedule every enabled system in built
+// order, wait for the jobs, play the commands back, merge, publish the
+// snapshot and record the timings. A failing system does not stop the
+// others; the errors are returned, joined, after the step completed.
+func (e *Engine) Tick() error {
+	if !e.sched.built {
+		return errorf(CodeOrder, "", nil, "Step before Build; call Build once after adding the systems")
+	}
+	start := time.Now()
+	if err := e.applySettings(); err != nil {
+		return err
+	}
+	e.scratch.errs = e.scratch.errs[:0]
+	t := e.res.time
+	t.Step++
+	t.Elapsed = float64(t.Step) * t.DT
+	e.scratch.frame.snap = e.out.snaps.begin(t.Step, t.Elapsed, *e.res.camera)
+	e.out.timings.begin(e)
+	for seg := 0; seg < e.sched.nseg; seg++ {
+		e.runSegment(seg)
+	}
+	e.out.snaps.publish()
+	if err := e.run.pool.Reset(); err != nil {
+		e.fail(errorf(CodeJob, "", err, "resetting the pool after step %d", t.Step))
+	}
+	e.run.tr.Reset()
+	e.out.timings.end(e, time.Since(start))
+	if len(e.scratch.errs) > 0 {
+		return errors.Join(e.scratch.errs...)
+	}
+	return nil
+}
+
+// fail records one failure of the step. Executed only by the owner.
+func (e *Engine) fail(err error) { e.scratch.errs = append(e.scratch.errs, err) }
+
+// applySettings brings the settings asked for into force between steps: a
+// new worker count makes a new pool (and tracker). Executed only by the
+// owner, before a step.
+func (e *Engine) applySettings() error {
+	if e.want.workers != e.cur.workers || e.run.pool == nil {
+		if e.run.pool != nil {
+			e.run.pool.Close()
+		}
+		p, err := jobs.New(jobs.Options{Workers: e.want.workers, TraceCapacity: e.run.traceCap})
+		if err != nil {
+			return errorf(CodeBadConfig, "", err, "making a pool of %d workers", e.want.workers)
+		}
+		p.SetTracing(true)
+		e.run.pool, e.cur.workers = p, e.want.workers
+		e.run.tr = safety.NewTracker(p, e.world.Registry(), safety.Options{})
+		e.cur.checks = !e.want.checks // force the flags below
+		e.out.timings.resetWorkers(e)
+	}
+	if e.want.checks != e.cur.checks {
+		e.run.tr.SetChecks(e.want.checks)
+		if err := e.world.SetChecks(e.want.checks); err != nil {
+			return errorf(CodeOrder, "", err, "switching checks")
+		}
+		e.cur.checks = e.want.checks
+	}
+	e.cur.batch = e.want.batch
+	return nil
+}
+
+// runSegment runs one segment of the step, the part between exclusive
+// systems: the exclusives that start it, then its systems' jobs, the
+// command playback, the merges, and the trace. Executed only by the owner.
+func (e *Engine) runSegment(seg int) {
+	e.runExclusives(seg)
+	if err := e.world.BeginFrame(); err != nil {
+		e.fail(errorf(CodeOrder, "", err, "a frame was left open; do not call World.BeginFrame yourself"))
+		return
+	}
+	e.scheduleSystems(seg)
+	e.waitJobs()
+	e.playBack()
+	e.mergeSystems(seg)
+	e.readTrace(seg)
+}
+
+// runExclusives runs the segment's exclusive systems, on the owner, with
+// no job in flight.
+func (e *Engine) runExclusives(seg int) {
+	for _, x := range e.sched.excl {
+		if x.seg != seg || x.disabled {
+			continue
+		}
+		t := time.Now()
+		if err := callRun(x.excl, e.world, *e.res.time); err != nil {
+			e.fail(errorf(CodeMerge, x.name, err, "exclusive system %q failed in step %d", x.name, e.res.time.Step))
+		}
+		x.timing.merge += time.Since(t)
+		x.timing.ran = true
+	}
+}
+
+// scheduleSystems calls the Schedule of the segment's systems in built
+// order and gathers their done handles. Executed only by the owner, in an
+// open frame.
+func (e *Engine) scheduleSystems(seg int) {
+	e.scratch.hs = e.scratch.hs[:0]
+	for _, en := range e.sched.par {
+		if en.seg == seg {
+			e.scheduleSystem(en)
+			if en.done != (jobs.Handle{}) {
+				e.scratch.hs = append(e.scratch.hs, en.done)
+			}
+		}
+	}
+}
+
+// waitJobs waits, helping, until every job of the segment has finished.
+// Executed only by the owner.
+func (e *Engine) waitJobs() {
+	t := time.Now()
+	if hs := e.scratch.hs; len(hs) > 0 {
+		all, err := e.run.pool.Combine(hs...)
+		if err == nil {
+			err = e.run.pool.Wait(all)
+		}
+		if err != nil {
+			e.fail(errorf(CodeJob, "", err, "a job failed in step %d; the systems after it were skipped (Blocked)", e.res.time.Step))
+		}
+	}
+	e.out.timings.wait += time.Since(t)
+}
+
+// playBack closes the frame: the world plays the jobs' commands back.
+// Executed only by the owner, after waitJobs.
+func (e *Engine) playBack() {
+	t := time.Now()
+	rep, err := e.world.EndFrame()
+	e.out.timings.playback += time.Since(t)
+	if err != nil {
+		e.fail(errorf(CodeJob, "", err, "jobs misused the world in step %d", e.res.time.Step))
+	}
+	if rep != nil {
+		e.out.timings.applied += rep.Applied
+		e.out.timings.problems += len(rep.Problems)
+	}
+}
+
+// mergeSystems calls Merge of the segment's systems whose Schedule
+// succeeded and whose jobs all succeeded, in built order. Executed only by
+// the owner, after playBack.
+func (e *Engine) mergeSystems(seg int) {
+	f := &e.scratch.frame
+	for _, en := range e.sched.par {
+		if en.seg != seg || en.merger == nil || !en.merge {
+			continue
+		}
+		if o, err := e.run.pool.Outcome(en.done); en.started && (err != nil || o != jobs.Succeeded) {
+			continue // its jobs failed: their outputs are not whole
+		}
+		t := time.Now()
+		f.cur = en
+		if err := callMerge(en.merger, f); err != nil {
+			e.fail(errorf(CodeMerge, en.name, err, "system %q: Merge failed in step %d", en.name, e.res.time.Step))
+		}
+		f.cur = nil
+		en.timing.merge += time.Since(t)
+	}
+}
+
+// readTrace appends the segment's trace to the step's and folds it into
+// the timings; a trace that lost events makes the next pool's larger.
+// Executed only by the owner, after waitJobs.
+func (e *Engine) readTrace(seg int) {
+	if seg == 0 {
+		e.out.events = e.out.events[:0]
+	}
+	from := len(e.out.events)
+	var lost uint64
+	e.out.events, lost = e.run.pool.ReadTrace(e.out.events)
+	if lost > 0 {
+		e.run.traceCap *= 2
+		e.cur.workers = -1 // a new pool with more room next step
+	}
+	e.out.timings.segment(e, e.out.events[from:], lost)
+}
+
+// scheduleSystem calls a system's Schedule and records its done handle. A
+// system that starts no pass (disabled, failed) stands for its
+// predecessors, so order through it still holds. Executed only by the
+// owner, in an open frame.
+func (e *Engine) scheduleSystem(en *entry) {
+	en.started, en.last, en.lastPass, en.lastGrouped, en.merge = false, jobs.Handle{}, nil, false, false
+	s := &e.scratch
+	s.deps = s.deps[:0]
+	for _, p := range en.preds {
+		if d := e.sched.par[p].done; d != (jobs.Handle{}) && e.sched.par[p].seg == en.seg {
+			s.deps = append(s.deps, d)
+		}
+	}
+	if !en.disabled {
+		t := time.Now()
+		s.frame.cur = en
+		err := callSchedule(en.sys, &s.frame)
+		s.frame.cur = nil
+		en.timing.sched += time.Since(t)
+		en.timing.ran = true
+		en.merge = err == nil
+		if err != nil {
+			e.fail(errorf(CodeScheduleRun, en.name, err, "system %q: Schedule failed in step %d; its jobs so far still run", en.name, e.res.time.Step))
+		}
+	}
+	if en.started {
+		en.done = en.last
+		return
+	}
+	switch len(s.deps) {
+	case 0:
+		en.done = jobs.Handle{}
+	case 1:
+		en.done = s.deps[0]
+	default:
+		h, err := e.run.tr.Combine(s.deps...)
+		if err != nil {
+			e.fail(errorf(CodeScheduleRun, en.name, err, "combining the predecessors of %q", en.name))
+		}
+		en.done = h
+	}
+}
