@@ -27,7 +27,7 @@ GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/n
 
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: help deps deps-build deps-test test fmt fmt-check gen-check vet run bench bench-jobs fuzz bench-frame bench-contention plots
+.PHONY: help deps deps-build deps-test test fmt fmt-check gen-check vet run bench bench-jobs fuzz bench-frame bench-batch bench-contention plots
 
 help:
 	@echo "make run         run the demo game, go run ./demo (installs build packages if missing)"
@@ -37,6 +37,7 @@ help:
 	@echo "make bench [ROUNDS=9] [PROCS=2]  comparison tables, raw output in bench/results.txt"
 	@echo "make bench-jobs        the jobs package's own benchmarks"
 	@echo "make bench-frame [ROUNDS=9] [PROCS=2]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
+	@echo "make bench-batch [ROUNDS=9]  the frame at fixed batch sizes against the adaptive batch, raw output in bench/batch.txt"
 	@echo "make bench-contention [ROUNDS=5]  headless step, 0 against 1 worker, with a CPU hog on core 1"
 
 deps: deps-test
@@ -114,8 +115,17 @@ fuzz:
 bench-frame:
 	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/systems.test ./systems && cd bench && \
 	go run ./cmd/benchrun -bin $$d/systems.test -rounds $(ROUNDS) -procs "$(PROCS)" \
-		-bench '^BenchmarkFrame=30x' > frame.txt
+		-bench '^BenchmarkFrame$$=30x' > frame.txt
 	cd bench && go run ./cmd/benchtable < frame.txt
+
+# The parallel step at fixed batch sizes against the adaptive batch, each
+# as its own process over ROUNDS shuffled rounds; raw output in
+# bench/batch.txt.
+bench-batch:
+	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/systems.test ./systems && cd bench && \
+	go run ./cmd/benchrun -bin $$d/systems.test -rounds $(ROUNDS) -procs "$(PROCS)" \
+		-bench '^BenchmarkFrameBatch$$=30x' > batch.txt
+	cd bench && go run ./cmd/benchtable < batch.txt
 
 # Never slower than serial: the headless step with 0 and 1 workers at 20k
 # and 50k entities, alternating, while a hog spins on core 1.
