@@ -101,7 +101,7 @@ run: deps-build
 bench:
 	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; cd bench && go test -c -o $$d/bench.test . && \
 	go run ./cmd/benchrun -bin $$d/bench.test -rounds $(ROUNDS) -procs "$(PROCS)" \
-		-bench '^BenchmarkW1=$(W1TIME)' -bench '^BenchmarkW[2-9]=$(BENCHTIME)' > results.txt
+		-o results.txt -bench '^BenchmarkW1=$(W1TIME)' -bench '^BenchmarkW[2-9]=$(BENCHTIME)'
 	cd bench && go run ./cmd/benchtable < results.txt
 
 bench-jobs:
@@ -115,7 +115,7 @@ fuzz:
 bench-frame:
 	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/systems.test ./systems && cd bench && \
 	go run ./cmd/benchrun -bin $$d/systems.test -rounds $(ROUNDS) -procs "$(PROCS)" \
-		-bench '^BenchmarkFrame$$=30x' > frame.txt
+		-o frame.txt -bench '^BenchmarkFrame$$=30x'
 	cd bench && go run ./cmd/benchtable < frame.txt
 
 # The parallel step at fixed batch sizes against the adaptive batch, each
@@ -124,7 +124,7 @@ bench-frame:
 bench-batch:
 	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/systems.test ./systems && cd bench && \
 	go run ./cmd/benchrun -bin $$d/systems.test -rounds $(ROUNDS) -procs "$(PROCS)" \
-		-bench '^BenchmarkFrameBatch$$=30x' > batch.txt
+		-o batch.txt -bench '^BenchmarkFrameBatch$$=30x'
 	cd bench && go run ./cmd/benchtable < batch.txt
 
 # Never slower than serial: the headless step with 0 and 1 workers at 20k

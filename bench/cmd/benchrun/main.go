@@ -3,8 +3,8 @@
 // lines to one file that benchtable reads:
 //
 //	go test -c -o bench.test .
-//	go run ./cmd/benchrun -bin ./bench.test -rounds 9 -procs 2 \
-//		-bench '^BenchmarkW1=1000000x' -bench '^BenchmarkW[2-9]=100x' > results.txt
+//	go run ./cmd/benchrun -bin ./bench.test -rounds 9 -procs 2 -o results.txt \
+//		-bench '^BenchmarkW1=1000000x' -bench '^BenchmarkW[2-9]=100x'
 //
 // Each -bench is a regexp of top-level benchmarks and the -benchtime their
 // leaves run with. A first pass at -benchtime 1x lists the leaves (the
@@ -15,7 +15,9 @@
 //
 // The output starts with a "machine:" line (hostname and the CPU model
 // from /proc/cpuinfo), then the binary's goos/goarch/pkg/cpu lines and
-// every result line. Progress goes to stderr.
+// every result line, written when the last round is done (to -o, or
+// stdout), so that an interrupted run leaves the last results in place.
+// Progress goes to stderr.
 package main
 
 import (
@@ -69,6 +71,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	rounds := fs.Int("rounds", 9, "rounds; each runs every configuration once")
 	procs := fs.String("procs", "2", "space-separated GOMAXPROCS values")
 	seed := fs.Uint64("seed", 1, "seed of the shuffle")
+	outPath := fs.String("o", "", "write the results to `file` at the end (default: stdout)")
 	var benches sets
 	fs.Var(&benches, "bench", "`regexp=benchtime`, repeatable: top-level benchmarks and their -benchtime")
 	if err := fs.Parse(args); err != nil {
@@ -110,13 +113,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	// In the binary's order, so that tables list rows as the source does.
-	fmt.Fprintf(stdout, "machine: %s\n%s", machine(), header)
+	var b strings.Builder
+	fmt.Fprintf(&b, "machine: %s\n%s", machine(), header)
 	for _, c := range configs {
 		for _, l := range c.lines {
-			fmt.Fprintln(stdout, l)
+			fmt.Fprintln(&b, l)
 		}
 	}
-	return nil
+	if *outPath != "" {
+		return os.WriteFile(*outPath, []byte(b.String()), 0o644)
+	}
+	_, err := io.WriteString(stdout, b.String())
+	return err
 }
 
 // invoke runs the test binary's benchmarks matching re, once each.
