@@ -377,28 +377,7 @@ func (s *System) respondRows(first, lo, hi int) {
 			if st[b] == st[b+1] {
 				continue
 			}
-			// Spans after the body: the right bucket, then the row below.
-			var spans [4][2]int32
-			ns := 0
-			if l.wrap && col == l.cw {
-				spans[0], spans[1] = [2]int32{st[b], st[b+1]}, [2]int32{st[r*w+1], st[r*w+2]}
-				ns = 2
-			} else {
-				spans[0] = [2]int32{st[b], st[b+2]}
-				ns = 1
-			}
-			below := next*w + col - 1
-			switch {
-			case !l.wrap || (col > 1 && col < l.cw):
-				spans[ns] = [2]int32{st[below], st[below+3]}
-				ns++
-			case col == 1: // the left neighbour is the row's last column
-				spans[ns], spans[ns+1] = [2]int32{st[next*w+l.cw], st[next*w+l.cw+1]}, [2]int32{st[below+1], st[below+3]}
-				ns += 2
-			default: // col == cw: the right neighbour is the row's first
-				spans[ns], spans[ns+1] = [2]int32{st[below], st[below+2]}, [2]int32{st[next*w+1], st[next*w+2]}
-				ns += 2
-			}
+			spans, ns := s.spansAfter(r, next, col)
 			for j := st[b]; j < st[b+1]; j++ {
 				spans[0][0] = j + 1 // own bucket: only the bodies after j
 				touching += pairs(sn, acc, j, spans[:ns])
@@ -410,6 +389,37 @@ func (s *System) respondRows(first, lo, hi int) {
 		off = s.oddJobs
 	}
 	s.contacts[off+lo/s.rowsPerJob] = touching
+}
+
+// spansAfter returns the ranges of sorted that bucket (r, col) scans for
+// each of its bodies, ns of them: its own bucket and the right one, then
+// the three below in row next. In a wrapping grid the right and lower
+// neighbours wrap around the row. The caller narrows the first span to the
+// bodies after the one it scans for.
+func (s *System) spansAfter(r, next, col int32) (spans [4][2]int32, ns int) {
+	st, l := s.start, &s.layout
+	w := l.cw + 2
+	b := r*w + col
+	if l.wrap && col == l.cw {
+		spans[0], spans[1] = [2]int32{st[b], st[b+1]}, [2]int32{st[r*w+1], st[r*w+2]}
+		ns = 2
+	} else {
+		spans[0] = [2]int32{st[b], st[b+2]}
+		ns = 1
+	}
+	below := next*w + col - 1
+	switch {
+	case !l.wrap || (col > 1 && col < l.cw):
+		spans[ns] = [2]int32{st[below], st[below+3]}
+		ns++
+	case col == 1: // the left neighbour is the row's last column
+		spans[ns], spans[ns+1] = [2]int32{st[next*w+l.cw], st[next*w+l.cw+1]}, [2]int32{st[below+1], st[below+3]}
+		ns += 2
+	default: // col == cw: the right neighbour is the row's first
+		spans[ns], spans[ns+1] = [2]int32{st[below], st[below+2]}, [2]int32{st[next*w+1], st[next*w+2]}
+		ns += 2
+	}
+	return spans, ns
 }
 
 // pairs adds to acc the pushes between body j of sn and every body of
