@@ -5,22 +5,22 @@ import (
 	"runtime/debug"
 )
 
-// Code is the stable identifier of a kind of engine error. The codes are
-// listed, with the fix for each, in docs/writing-a-system.md.
+// Code is the stable identifier of a kind of engine error. docs/errors.md
+// explains each one with an example and the fix.
 type Code string
 
 // The engine error codes.
 const (
-	CodeBadConfig   Code = "WEFT-G001" // a Config field or setter argument is out of range
-	CodeBuild       Code = "WEFT-G002" // a system's Build failed or its declarations are invalid
+	CodeBadConfig   Code = "WEFT-G001" // a Config field or an argument is out of range or nil
+	CodeBuild       Code = "WEFT-G002" // a system's Build failed or panicked, or its declarations are invalid
 	CodeSchedule    Code = "WEFT-G003" // the set of systems does not validate (cycle, unknown key or name, double declaration)
 	CodeAmbiguity   Code = "WEFT-G004" // two systems conflict and only registration order decides; not in the allowlist
 	CodeStageOrder  Code = "WEFT-G005" // a Before/After constraint contradicts the stage order
 	CodeUnknown     Code = "WEFT-G006" // Enable names no system
-	CodeOrder       Code = "WEFT-G007" // a call out of order: Add after Build, Step before Build, ...
-	CodeScheduleRun Code = "WEFT-G008" // a system's Schedule, or scheduling its jobs, failed in a step
+	CodeOrder       Code = "WEFT-G007" // a call out of order: Add after Build, Step before Build, a second engine on a world
+	CodeScheduleRun Code = "WEFT-G008" // a system's Schedule failed or panicked, or scheduling its jobs failed, in a step
 	CodeJob         Code = "WEFT-G009" // a job failed (panicked) or reported a misuse (ecs checks) in a step
-	CodeMerge       Code = "WEFT-G010" // a system's Merge or an exclusive system failed in a step
+	CodeMerge       Code = "WEFT-G010" // a system's Merge or an exclusive system failed or panicked in a step
 )
 
 // Error is the one error type of package engine. errors.As gives the code;

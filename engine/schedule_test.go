@@ -20,44 +20,44 @@ func noop(p []pos) {}
 func TestBuildErrors(t *testing.T) {
 	cases := []struct {
 		name  string
-		add   func(e *engine.Engine)
+		add   func(t *testing.T, e *engine.Engine)
 		code  error
 		cause error
 		text  string
 	}{
-		{"cycle", func(e *engine.Engine) {
-			e.Add(engine.Update, mover("a", true, noop), engine.After("b"))
-			e.Add(engine.Update, mover("b", true, noop), engine.After("a"))
+		{"cycle", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Add(engine.Update, mover("a", true, noop), engine.After("b")))
+			require.NoError(t, e.Add(engine.Update, mover("b", true, noop), engine.After("a")))
 		}, engine.ErrSchedule, safety.ErrCycle, `"a" → "b" → "a"`},
-		{"unknown name", func(e *engine.Engine) {
-			e.Add(engine.Update, mover("a", true, noop), engine.After("nope"))
+		{"unknown name", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Add(engine.Update, mover("a", true, noop), engine.After("nope")))
 		}, engine.ErrSchedule, safety.ErrUnknownSystem, `"nope"`},
-		{"against the stages", func(e *engine.Engine) {
-			e.Add(engine.Update, mover("a", true, noop), engine.Before("b"))
-			e.Add(engine.PreUpdate, mover("b", true, noop))
+		{"against the stages", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Add(engine.Update, mover("a", true, noop), engine.Before("b")))
+			require.NoError(t, e.Add(engine.PreUpdate, mover("b", true, noop)))
 		}, engine.ErrStageOrder, nil, "earlier stage PreUpdate"},
-		{"ambiguous", func(e *engine.Engine) {
-			e.Add(engine.Update, mover("a", true, noop))
-			e.Add(engine.Update, mover("b", false, noop))
+		{"ambiguous", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Add(engine.Update, mover("a", true, noop)))
+			require.NoError(t, e.Add(engine.Update, mover("b", false, noop)))
 		}, engine.ErrAmbiguity, safety.ErrNewAmbiguity, `"a" and "b" conflict on pos`},
-		{"declared twice", func(e *engine.Engine) {
-			e.Add(engine.Update, &toy{name: "twice", build: func(b *engine.Builder) error {
+		{"declared twice", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Add(engine.Update, &toy{name: "twice", build: func(b *engine.Builder) error {
 				ecs.Read[pos](b.Decl())
 				ecs.Write[pos](b.Decl())
 				return nil
-			}})
+			}}))
 		}, engine.ErrSchedule, safety.ErrConflictingDecl, "declares pos twice"},
-		{"build fails", func(e *engine.Engine) {
-			e.Add(engine.Update, &toy{name: "bad", build: func(*engine.Builder) error { return errors.New("no assets") }})
+		{"build fails", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.Add(engine.Update, &toy{name: "bad", build: func(*engine.Builder) error { return errors.New("no assets") }}))
 		}, engine.ErrBuild, nil, "no assets"},
-		{"exclusive with order", func(e *engine.Engine) {
-			e.AddExclusive(engine.Update, exclusive{"x", nil}, engine.After("a"))
+		{"exclusive with order", func(t *testing.T, e *engine.Engine) {
+			require.NoError(t, e.AddExclusive(engine.Update, exclusive{"x", nil}, engine.After("a")))
 		}, engine.ErrStageOrder, nil, "exclusive"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEngine(t, world(t, 1), engine.Config{Workers: 0})
-			c.add(e)
+			c.add(t, e)
 			err := e.Build()
 			require.Error(t, err)
 			assert.ErrorIs(t, err, c.code)
@@ -74,9 +74,9 @@ func TestBuildErrors(t *testing.T) {
 func TestAllowlistAndExplain(t *testing.T) {
 	build := func(allow safety.Allowlist, second ...engine.Option) *engine.Explain {
 		e := newEngine(t, world(t, 1), engine.Config{Workers: 0, Allowlist: allow})
-		e.Add(engine.Update, mover("a", true, noop))
-		e.Add(engine.Update, mover("b", false, noop), second...)
-		e.Add(engine.PreRender, mover("c", false, noop))
+		require.NoError(t, e.Add(engine.Update, mover("a", true, noop)))
+		require.NoError(t, e.Add(engine.Update, mover("b", false, noop), second...))
+		require.NoError(t, e.Add(engine.PreRender, mover("c", false, noop)))
 		require.NoError(t, e.Build())
 		return e.Explain()
 	}

@@ -21,7 +21,7 @@ func (e *Engine) Step(dt time.Duration) (int, error) {
 		return 0, errorf(CodeOrder, "", nil, "Step before Build; call Build once after adding the systems")
 	}
 	if dt < 0 || dt > math.MaxInt64-e.run.acc {
-		return 0, errorf(CodeBadConfig, "", nil, "Step(%v): dt must be >= 0 and below %v; pass the real time since the last Step", dt, time.Duration(math.MaxInt64-e.run.acc))
+		return 0, errorf(CodeBadConfig, "", nil, "Step(%v): dt must be >= 0, and the time not yet simulated must stay below 292 years; pass the real time since the last Step", dt)
 	}
 	e.run.acc += dt
 	step := e.cfg.FixedStep

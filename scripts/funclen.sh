@@ -7,9 +7,10 @@ set -euo pipefail
 
 max=60
 if [[ ${1:-} =~ ^[0-9]+$ ]]; then max=$1; shift; fi
+shopt -s nullglob
 files=()
 for d in "$@"; do
-	for f in "$d"/*.go; do
+	for f in "${d%/}"/*.go; do
 		[[ $f == *_test.go || $f == *_gen.go ]] && continue
 		head -c 4096 "$f" | grep -q '^// Code generated .* DO NOT EDIT\.$' && continue
 		files+=("$f")

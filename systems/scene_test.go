@@ -85,11 +85,11 @@ func newSceneG(t testing.TB, n int, cfg engine.Config, churn bool, gravity float
 	*eng.Camera() = engine.Camera{X: side / 2, Y: side / 2, W: 1280, H: 720, Zoom: 1}
 	s := &scene{w: w, eng: eng, phys: physics.New(physics.Config{Gravity: gravity, Damping: 0.05, CellSize: 7, MaxX: side, MaxY: side}), cull: cull.New()}
 	if churn {
-		eng.Add(engine.PreUpdate, &churner{c: c})
+		require.NoError(t, eng.Add(engine.PreUpdate, &churner{c: c}))
 	}
-	eng.Add(engine.Update, s.phys)
-	eng.Add(engine.Update, anim.New(), engine.After("physics"))
-	eng.Add(engine.PreRender, s.cull)
+	require.NoError(t, eng.Add(engine.Update, s.phys))
+	require.NoError(t, eng.Add(engine.Update, anim.New(), engine.After("physics")))
+	require.NoError(t, eng.Add(engine.PreRender, s.cull))
 	require.NoError(t, eng.Build())
 	return s
 }
