@@ -93,7 +93,7 @@ vet: deps-build
 	cd bench && go vet ./...
 
 run: deps-build
-	go run $(RUN)
+	go run $(RUN) $(ARGS)
 
 # benchrun (bench/cmd/benchrun) runs each configuration as its own process
 # over ROUNDS shuffled rounds; W1 has its own -benchtime. benchtable prints

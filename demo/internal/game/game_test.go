@@ -2,14 +2,18 @@ package game_test
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
+
+	"github.com/mlange-42/ark/ecs"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/weft-engine/weft/demo/game"
+	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/systems"
 )
 
 func newGame(t *testing.T, cfg game.Config) *game.Game {
@@ -62,6 +66,31 @@ func TestSpawnBurst(t *testing.T) {
 		require.NoError(t, g.Tick())
 	}
 	assert.Equal(t, n, g.Len())
+}
+
+// A burst appears as a burst at the cursor after its first step: its
+// bodies spread over a small disc, not on one point and not in a line
+// across the world.
+func TestBurstAtCursor(t *testing.T) {
+	g := newGame(t, game.Config{Entities: 1, Workers: 0})
+	require.NoError(t, g.Tick())
+	cx, cy := g.Width/2, g.Height/2
+	g.SpawnBurst(cx, cy, game.BurstSize)
+	require.NoError(t, g.Tick())
+	near, far := 0, 0.0
+	seen := map[systems.Position]bool{}
+	q := ecs.NewFilter1[systems.Position](g.Engine().World().Ark()).Query()
+	for q.Next() {
+		p := *q.Get()
+		if d := math.Hypot(p.X-cx, p.Y-cy); d < 60 {
+			near++
+			far = max(far, d)
+			seen[p] = true
+		}
+	}
+	assert.GreaterOrEqual(t, near, game.BurstSize, "the burst is around the cursor")
+	assert.Greater(t, len(seen), game.BurstSize*9/10, "at distinct points")
+	assert.Greater(t, far, 3.0, "spread out")
 }
 
 func TestNewDefaultsAndErrors(t *testing.T) {

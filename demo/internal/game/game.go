@@ -201,6 +201,10 @@ type lifetime struct {
 	life ecs.Writer[Life]
 	time ecs.ResReader[engine.Time]
 	pass *engine.Pass
+	// The time spent making replacements, and how many: in the overlay's
+	// systems table and timeline, the headless table and the trace.
+	respawn   engine.Marker
+	respawned engine.Counter
 	// Per chunk, reseeded for each replacement: no allocation per step.
 	srcs  []*rand.PCG
 	rands []*rand.Rand
@@ -213,6 +217,7 @@ func (s *lifetime) Build(b *engine.Builder) error {
 	s.life, s.time = ecs.Write[Life](d), ecs.ReadRes[engine.Time](d)
 	b.Commands()
 	s.pass = b.Chunks("age", ecs.NewQuery1(d, s.life), s.chunk)
+	s.respawn, s.respawned = b.Marker("respawn"), b.Counter("respawned")
 	return nil
 }
 
@@ -242,9 +247,12 @@ func (s *lifetime) chunk(c *ecs.Chunk) {
 		b := c.Commands()
 		b.Despawn(ents[i])
 		if l.Respawn {
+			sp := s.respawn.Begin(c.Worker())
 			e := uint64(ents[i].ID())<<32 | uint64(ents[i].Gen())
 			s.srcs[c.Index()].Seed(e*0x9E3779B97F4A7C15, t.Step)
 			s.c.respawn(b, s.rands[c.Index()])
+			sp.End()
+			s.respawned.Add(c.Worker(), 1)
 		}
 	}
 }
@@ -261,15 +269,23 @@ func (g *Game) Visible() int { return g.cull.Visible }
 // Contacts is the number of touching pairs of the last step, counted from both sides.
 func (g *Game) Contacts() int { return g.phys.Contacts }
 
-// SpawnBurst records n bodies flying out of (x, y), in world units; they
-// appear before the next step and expire after a few seconds without
-// being replaced.
+// burstRadius is the disc around the cursor, in world units, that a
+// burst's bodies are born in: a burst looks like one, and few of its bodies
+// start exactly on another.
+const burstRadius = 10
+
+// SpawnBurst records n bodies flying out of a disc around (x, y), in world
+// units; they appear before the next step and expire after a few seconds
+// without being replaced.
 func (g *Game) SpawnBurst(x, y float64, n int) {
 	x = min(max(x, 4), g.Width-4)
 	y = min(max(y, 4), g.Height-4)
 	for range n {
 		a, v := g.rng.Float64()*2*math.Pi, 40+g.rng.Float64()*120
-		g.comps.spawn(g.pending, g.rng, x, y, v*math.Cos(a), v*math.Sin(a)-60, newLife(g.rng, false))
+		d := burstRadius * math.Sqrt(g.rng.Float64()) // uniform over the disc
+		px := min(max(x+d*math.Cos(a), 1), g.Width-1)
+		py := min(max(y+d*math.Sin(a), 1), g.Height-1)
+		g.comps.spawn(g.pending, g.rng, px, py, v*math.Cos(a), v*math.Sin(a)-60, newLife(g.rng, false))
 	}
 }
 
