@@ -4,8 +4,11 @@ SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := help
 
-# make bench COUNT=13 BENCHTIME=200x; make fuzz FUZZTIME=5m
-COUNT ?= 5
+# make bench ROUNDS=13 BENCHTIME=200x PROCS="1 2"; make fuzz FUZZTIME=5m
+# Rounds of make bench and make bench-frame: every configuration (benchmark
+# and GOMAXPROCS) runs once per round as its own process, in shuffled order.
+ROUNDS ?= 9
+PROCS ?= 2
 # W1's op is one empty job, so it needs many; W2-W4 ops take milliseconds.
 W1TIME ?= 1000000x
 BENCHTIME ?= 100x
@@ -24,16 +27,18 @@ GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/n
 
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: help deps deps-build deps-test test fmt fmt-check gen-check vet run bench bench-jobs fuzz bench-frame plots
+.PHONY: help deps deps-build deps-test test fmt fmt-check gen-check vet run bench bench-jobs fuzz bench-frame bench-batch bench-contention plots
 
 help:
 	@echo "make run         run the demo game, go run ./demo (installs build packages if missing)"
 	@echo "make test        gofmt, vet, race tests, bench checks, xvfb tests"
 	@echo "make deps        install missing Debian packages (deps-build, deps-test)"
 	@echo "make fmt | vet | fuzz [FUZZTIME=30s]"
-	@echo "make bench [COUNT=5]   comparison tables, raw output in bench/results.txt"
+	@echo "make bench [ROUNDS=9] [PROCS=2]  comparison tables, raw output in bench/results.txt"
 	@echo "make bench-jobs        the jobs package's own benchmarks"
-	@echo "make bench-frame [COUNT=5]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
+	@echo "make bench-frame [ROUNDS=9] [PROCS=2]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
+	@echo "make bench-batch [ROUNDS=9]  the frame at fixed batch sizes against the adaptive batch, raw output in bench/batch.txt"
+	@echo "make bench-contention [ROUNDS=5]  headless step, 0 against 1 worker, with a CPU hog on core 1"
 
 deps: deps-test
 
@@ -90,12 +95,13 @@ vet: deps-build
 run: deps-build
 	go run $(RUN) $(ARGS)
 
-# W1 runs alone with its own -benchtime; benchtable reads both runs.
+# benchrun (bench/cmd/benchrun) runs each configuration as its own process
+# over ROUNDS shuffled rounds; W1 has its own -benchtime. benchtable prints
+# median and min–max per row.
 bench:
-	cd bench && { \
-		GOMAXPROCS=2 go test -run XXX -bench '^BenchmarkW1' -benchmem -benchtime=$(W1TIME) -count=$(COUNT); \
-		GOMAXPROCS=2 go test -run XXX -bench '^BenchmarkW[2-9]' -benchmem -benchtime=$(BENCHTIME) -count=$(COUNT); \
-	} | tee results.txt
+	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; cd bench && go test -c -o $$d/bench.test . && \
+	go run ./cmd/benchrun -bin $$d/bench.test -rounds $(ROUNDS) -procs "$(PROCS)" \
+		-o results.txt -bench '^BenchmarkW1=$(W1TIME)' -bench '^BenchmarkW[2-9]=$(BENCHTIME)'
 	cd bench && go run ./cmd/benchtable < results.txt
 
 bench-jobs:
@@ -104,9 +110,27 @@ bench-jobs:
 fuzz:
 	bash scripts/fuzz.sh $(FUZZTIME)
 
-# The engine's whole fixed step at 10k to 200k entities, serial and parallel.
+# The engine's whole fixed step at 10k to 200k entities, serial and
+# parallel, each as its own process over ROUNDS shuffled rounds.
 bench-frame:
-	GOMAXPROCS=2 go test -timeout 30m -run XXX -bench BenchmarkFrame -benchtime 30x -count $(COUNT) ./systems/ | tee bench/frame.txt
+	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/systems.test ./systems && cd bench && \
+	go run ./cmd/benchrun -bin $$d/systems.test -rounds $(ROUNDS) -procs "$(PROCS)" \
+		-o frame.txt -bench '^BenchmarkFrame$$=30x'
+	cd bench && go run ./cmd/benchtable < frame.txt
+
+# The parallel step at fixed batch sizes against the adaptive batch, each
+# as its own process over ROUNDS shuffled rounds; raw output in
+# bench/batch.txt.
+bench-batch:
+	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/systems.test ./systems && cd bench && \
+	go run ./cmd/benchrun -bin $$d/systems.test -rounds $(ROUNDS) -procs "$(PROCS)" \
+		-o batch.txt -bench '^BenchmarkFrameBatch$$=30x'
+	cd bench && go run ./cmd/benchtable < batch.txt
+
+# Never slower than serial: the headless step with 0 and 1 workers at 20k
+# and 50k entities, alternating, while a hog spins on core 1.
+bench-contention:
+	bash scripts/contention.sh $(ROUNDS)
 
 # Redraws docs/img/plot-*.png from the committed bench/results.txt and
 # bench/frame.txt; no benchmark runs.

@@ -16,7 +16,7 @@ const DefaultWorkers = jobs.DefaultWorkers
 // Config configures an Engine; zero fields take the defaults.
 type Config struct {
 	Workers       int              // worker goroutines besides the owner; 0 is serial; DefaultWorkers is GOMAXPROCS-1
-	Batch         int              // rows per chunk (default 256)
+	Batch         int              // rows per chunk; 0 (the default): adaptive, chosen each step from measured job times
 	FixedStep     time.Duration    // simulated time per step (default 1/60 s)
 	MaxSteps      int              // fixed steps per Step call at most (default 4); the rest of the backlog is dropped
 	NoChecks      bool             // start with the safety and ecs checks off
@@ -37,13 +37,14 @@ type Engine struct {
 	world *ecs.World
 	cfg   Config
 
-	sched   schedule  // the systems and what Build derived from them
-	res     resources // the resources the engine owns in the world
-	want    settings  // settings asked for; they take effect at the next step
-	cur     settings  // settings of the running pool
-	run     runner    // the pool and tracker that run the steps
-	scratch scratch   // per-step working state, reused to allocate nothing
-	out     outputs   // what a step leaves for the game to read
+	sched   schedule   // the systems and what Build derived from them
+	res     resources  // the resources the engine owns in the world
+	want    settings   // settings asked for; they take effect at the next step
+	cur     settings   // settings of the running pool
+	tune    batchTuner // the adaptive batch size (want.batch 0)
+	run     runner     // the pool and tracker that run the steps
+	scratch scratch    // per-step working state, reused to allocate nothing
+	out     outputs    // what a step leaves for the game to read
 }
 
 // schedule is the set of systems: registered by Add, ordered and derived
@@ -119,15 +120,14 @@ func New(w *ecs.World, cfg Config) (*Engine, error) {
 			*v = d
 		}
 	}
-	def(&cfg.Batch, 256)
 	def(&cfg.MaxSteps, 4)
 	def(&cfg.Window, 120)
 	def(&cfg.TraceCapacity, 1<<16)
 	if cfg.FixedStep == 0 {
 		cfg.FixedStep = time.Second / 60
 	}
-	if cfg.Workers < 0 || cfg.Batch < 1 || cfg.MaxSteps < 1 || cfg.Window < 1 || cfg.TraceCapacity < 1 || cfg.FixedStep < 0 {
-		return nil, errorf(CodeBadConfig, "", nil, "Config %+v: Workers must be >= 0 (or jobs.DefaultWorkers), Batch, MaxSteps, Window and TraceCapacity >= 1, FixedStep > 0", cfg)
+	if cfg.Workers < 0 || cfg.Batch < 0 || cfg.MaxSteps < 1 || cfg.Window < 1 || cfg.TraceCapacity < 1 || cfg.FixedStep < 0 {
+		return nil, errorf(CodeBadConfig, "", nil, "Config %+v: Workers must be >= 0 (or jobs.DefaultWorkers), Batch >= 0 (0: adaptive), MaxSteps, Window and TraceCapacity >= 1, FixedStep > 0", cfg)
 	}
 	e := &Engine{world: w, cfg: cfg,
 		res:  resources{time: &Time{DT: cfg.FixedStep.Seconds()}, input: &Input{}, camera: &Camera{Zoom: 1}},
@@ -196,10 +196,11 @@ func (e *Engine) SetWorkers(n int) error {
 	return nil
 }
 
-// SetBatch sets the rows per chunk from the next step on.
+// SetBatch sets the rows per chunk from the next step on; 0 makes it
+// adaptive again.
 func (e *Engine) SetBatch(n int) error {
-	if n < 1 {
-		return errorf(CodeBadConfig, "", nil, "SetBatch(%d): the batch size must be >= 1", n)
+	if n < 0 {
+		return errorf(CodeBadConfig, "", nil, "SetBatch(%d): the batch size must be >= 1, or 0 for adaptive", n)
 	}
 	e.want.batch = n
 	return nil
@@ -211,8 +212,18 @@ func (e *Engine) SetChecks(on bool) { e.want.checks = on }
 // Workers is the worker count the next step uses.
 func (e *Engine) Workers() int { return e.want.workers }
 
-// Batch is the rows per chunk the next step uses.
-func (e *Engine) Batch() int { return e.want.batch }
+// Batch is the rows per chunk the next step uses: the one set, or the
+// adaptive choice.
+func (e *Engine) Batch() int {
+	if e.want.batch == 0 {
+		return e.tune.next()
+	}
+	return e.want.batch
+}
+
+// AdaptiveBatch reports whether the engine chooses the batch size itself
+// (Config.Batch or SetBatch 0).
+func (e *Engine) AdaptiveBatch() bool { return e.want.batch == 0 }
 
 // Checks reports whether the next step runs with the checks on.
 func (e *Engine) Checks() bool { return e.want.checks }

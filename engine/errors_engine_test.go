@@ -37,12 +37,12 @@ func engineScene() *engine.Engine {
 func Example_g001() {
 	eng := engineScene()
 	defer eng.Close()
-	err := eng.SetBatch(0) // engine: WEFT-G001: SetBatch(0): the batch size must be >= 1
+	err := eng.SetBatch(-1) // engine: WEFT-G001: SetBatch(-1): the batch size must be >= 1, or 0 for adaptive
 	fmt.Println(err)
 	err = eng.Add(engine.Update, nil) // engine: WEFT-G001: Add(Update, nil): the system is nil; pass a system value
 	fmt.Println(err)
 	// Output:
-	// engine: WEFT-G001: SetBatch(0): the batch size must be >= 1
+	// engine: WEFT-G001: SetBatch(-1): the batch size must be >= 1, or 0 for adaptive
 	// engine: WEFT-G001: Add(Update, nil): the system is nil; pass a system value
 }
 

@@ -72,10 +72,31 @@ func (e *Engine) Tick() error {
 	}
 	e.run.tr.Reset()
 	e.out.timings.end(e, time.Since(start))
+	if e.want.batch == 0 {
+		e.tuneBatch()
+	}
 	if len(e.scratch.errs) > 0 {
 		return errors.Join(e.scratch.errs...)
 	}
 	return nil
+}
+
+// tuneBatch feeds the adaptive batch size the step's chunk jobs: their
+// time and rows, and the rows of the largest pass. Executed only by the
+// owner, after a step.
+func (e *Engine) tuneBatch() {
+	st := e.out.timings.Last()
+	var work, rows int64
+	for _, s := range st.Timeline {
+		if s.Rows > 0 {
+			work, rows = work+s.End-s.Start, rows+int64(s.Rows)
+		}
+	}
+	most := 0
+	for _, s := range st.Systems {
+		most = max(most, s.Entities)
+	}
+	e.tune.observe(time.Duration(work), rows, most, e.cur.workers+1)
 }
 
 // fail records one failure of the step. Executed only by the owner.
@@ -107,6 +128,9 @@ func (e *Engine) applySettings() error {
 		e.cur.checks = e.want.checks
 	}
 	e.cur.batch = e.want.batch
+	if e.cur.batch == 0 {
+		e.cur.batch = e.tune.next()
+	}
 	return nil
 }
 

@@ -21,9 +21,10 @@ func handles(t *testing.T, p *jobs.Pool, n int) []jobs.Handle {
 	return hs
 }
 
-// A hand-built trace of two systems: a's range job h0 runs chunks 0 and 1
-// (25 ns), a second range job h1 chunk 2 (12 ns), a's join h2, and b's
-// single chunk h3 (20 ns) after the join.
+// A hand-built trace of two systems: a's range job h0 runs chunks 0 (10 ns)
+// and 1 (15 ns), a second range job h1 chunk 2 (12 ns), a's join h2, and
+// b's single chunk h3 (20 ns) after the join. Chunks are separable: the
+// critical path runs through the longest chunk (1), the join and b.
 func TestTimingsFromHandBuiltTrace(t *testing.T) {
 	p, err := jobs.New(jobs.Options{Workers: 0})
 	require.NoError(t, err)
@@ -58,10 +59,12 @@ func TestTimingsFromHandBuiltTrace(t *testing.T) {
 	assert.Equal(t, StageTimings{Span: 25, Work: 37}, st.Stages[Update])
 	assert.Equal(t, StageTimings{Span: 20, Work: 20}, st.Stages[PreRender])
 	assert.Equal(t, time.Duration(57), st.Work)
-	assert.Equal(t, time.Duration(45), st.Span)
-	assert.InDelta(t, 57.0/45, st.Parallelism, 1e-9)
-	assert.Equal(t, []PathJob{{"a.p", 0, 1, 25}, {"a.p", -1, -1, 0}, {"b.p", 0, 0, 20}}, st.Critical)
-	assert.Equal(t, [5]time.Duration{57, 45, 45, 45, 45}, st.Predicted)
+	assert.Equal(t, time.Duration(35), st.Span)
+	assert.InDelta(t, 57.0/35, st.Parallelism, 1e-9)
+	assert.Equal(t, []PathJob{{"a.p", 1, 1, 15}, {"a.p", -1, -1, 0}, {"b.p", 0, 0, 20}}, st.Critical)
+	// 2 participants: chunks 0 and 1 at once, chunk 2 after chunk 0 (10 +
+	// 12), then the join and b: 42.
+	assert.Equal(t, [5]time.Duration{57, 42, 35, 35, 35}, st.Predicted)
 	assert.Equal(t, 4, st.Chunks)
 	assert.Len(t, st.Timeline, 5)
 	assert.Equal(t, Slice{Label: "a.p", System: 0, Chunk: 2, Worker: 1, Start: 0, End: 12}, st.Timeline[1])
@@ -71,13 +74,13 @@ func TestTimingsFromHandBuiltTrace(t *testing.T) {
 	for _, s := range st.Timeline {
 		critical = append(critical, s.Critical)
 	}
-	assert.Equal(t, []bool{true, false, true, true, true}, critical, "h0's two chunks, the join and b; not h1")
+	assert.Equal(t, []bool{false, false, true, true, true}, critical, "h0's chunk 1, the join and b; not chunk 0 or h1")
 	// The window keeps the last 3 steps: totals 1, 2, 9 ns.
 	s := tm.Summary()
 	assert.Equal(t, 3, s.Steps)
 	assert.Equal(t, Stat{P50: 2e-6, P95: 9e-6, P99: 9e-6, Max: 9e-6}, s.Total)
 	assert.Equal(t, Stat{P50: 37e-6, P95: 37e-6, P99: 37e-6, Max: 37e-6}, s.Systems[0].Work)
-	assert.Contains(t, tm.String(), "a.p                      chunks 0..1")
+	assert.Contains(t, tm.String(), "a.p                      chunks 1..1")
 }
 
 func TestQuantiles(t *testing.T) {

@@ -6,35 +6,45 @@ import (
 )
 
 // Graph is a frame's job graph rebuilt from its trace: one node per job
-// with its measured time, and the dependency edges between them. It answers
-// where the frame's time went: work, span, the critical path, parallelism,
-// and the frame time a pool of another size would likely take. Waits inside
-// jobs (fork-join) are not edges: a waiting job's time includes its wait.
+// with its measured time, and the dependency edges between them. A
+// ParallelFor range job is one node per chunk: its chunks depend on the
+// range job's prerequisites and not on each other, so the analysis can
+// spread them over more participants than the recorded run had (a serial
+// trace runs a whole ParallelFor as one range job). It answers where the
+// frame's time went: work, span, the critical path, parallelism, and the
+// frame time a pool of another size would likely take. Waits inside jobs
+// (fork-join) are not edges: a waiting job's time includes its wait.
 //
 // A Graph reuses its buffers: Build after warm-up allocates nothing.
 type Graph struct {
 	Nodes []Node
 
-	index map[Handle]int32
+	index map[Handle]int32 // a job's index in jobs
+	jobs  []jobNodes
 	preds []int32    // node i's prerequisites are preds[Nodes[i].predLo:Nodes[i].predHi]
 	edges [][2]int32 // (to, from) while Build gathers preds, then (from, to) sorted, for succs
 	order []int32    // topological order
 	scratch
 }
 
-// Node is one job of a Graph.
+// Node is one job of a Graph, or one chunk of a ParallelFor range job.
 type Node struct {
 	Job        Handle
-	Label      Label // the first slice's label (a ParallelFor range job has one slice per chunk)
+	Label      Label // the slice's label (for a chunk, its index)
 	Worker     int
-	Start, End int64 // first slice's start, last slice's end
-	Cost       int64 // summed slice durations: the job's own running time
+	Start, End int64
+	Cost       int64 // the slice's duration: the job's (or chunk's) own running time
 
 	predLo, predHi int32
 	finish         int64 // scratch: longest path ending here, or simulated finish
 	readyAt        int64 // scratch: simulated time its prerequisites are done
 	from           int32 // scratch: the critical predecessor, -1 if none
-	split          int32 // the range job it was split off, -1 if none
+}
+
+// jobNodes are a job's nodes, Nodes[lo:lo+n], one per traced slice.
+type jobNodes struct {
+	lo, n int32
+	split int32 // the range job (index in jobs) it was split off, -1 if none
 }
 
 type scratch struct {
@@ -48,24 +58,16 @@ type scratch struct {
 // returns them, in start order). Edges to or from jobs without a slice in
 // events are dropped.
 func (g *Graph) Build(events []Event) {
-	g.Nodes, g.edges, g.preds = g.Nodes[:0], g.edges[:0], g.preds[:0]
-	if g.index == nil {
-		g.index = make(map[Handle]int32)
-	}
-	clear(g.index)
-	for _, e := range events {
-		if e.Kind != KindJob {
-			continue
-		}
-		if i, ok := g.index[e.Job]; ok {
-			n := &g.Nodes[i]
-			n.Cost += e.End - e.Start
-			n.End = max(n.End, e.End)
-			continue
-		}
-		g.index[e.Job] = int32(len(g.Nodes))
-		g.Nodes = append(g.Nodes, Node{Job: e.Job, Label: e.Label, Worker: e.Worker, Start: e.Start, End: e.End, Cost: e.End - e.Start, split: -1})
-	}
+	g.nodes(events)
+	g.gatherEdges(events)
+	g.gatherPreds()
+	g.topoSort()
+}
+
+// gatherEdges collects the edges of events as (to, from) node pairs, sorted
+// and without duplicates, and notes which job each split came from.
+func (g *Graph) gatherEdges(events []Event) {
+	g.edges = g.edges[:0]
 	for _, e := range events {
 		from, ok1 := g.index[e.From]
 		to, ok2 := g.index[e.Job]
@@ -73,34 +75,81 @@ func (g *Graph) Build(events []Event) {
 			continue
 		}
 		switch e.Kind {
-		case KindEdge:
-			g.edges = append(g.edges, [2]int32{to, from})
+		case KindEdge: // every slice of from before every slice of to
+			f, t := g.jobs[from], g.jobs[to]
+			for ti := t.lo; ti < t.lo+t.n; ti++ {
+				for fi := f.lo; fi < f.lo+f.n; fi++ {
+					g.edges = append(g.edges, [2]int32{ti, fi})
+				}
+			}
 		case KindSplit:
-			g.Nodes[to].split = from
+			g.jobs[to].split = from
 		}
 	}
 	slices.SortFunc(g.edges, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
 	g.edges = slices.Compact(g.edges)
+}
+
+// gatherPreds fills each node's prerequisites from the sorted edges. A
+// split-off range job could not start before its parent's prerequisites
+// finished: it inherits them (and they become edges too). Its parent ran
+// first, so it comes earlier in start order and its preds (inherited ones
+// included, for a split of a split) are complete.
+func (g *Graph) gatherPreds() {
+	g.preds = g.preds[:0]
 	k, sorted := 0, len(g.edges)
-	for i := range g.Nodes {
-		n := &g.Nodes[i]
-		n.predLo = int32(len(g.preds))
-		for ; k < sorted && g.edges[k][0] == int32(i); k++ {
-			g.preds = append(g.preds, g.edges[k][1])
+	for j, jb := range g.jobs {
+		var inherit []int32
+		if s := jb.split; s >= 0 && s < int32(j) {
+			inherit = g.Preds(int(g.jobs[s].lo))
 		}
-		// A split-off range job could not start before its parent's
-		// prerequisites finished: it inherits them. Its parent ran first,
-		// so it comes earlier in start order and its preds (inherited ones
-		// included, for a split of a split) are complete.
-		if s := n.split; s >= 0 && s < int32(i) {
-			for _, d := range g.preds[g.Nodes[s].predLo:g.Nodes[s].predHi] {
-				g.preds = append(g.preds, d)
-				g.edges = append(g.edges, [2]int32{int32(i), d})
+		for i := jb.lo; i < jb.lo+jb.n; i++ {
+			n := &g.Nodes[i]
+			n.predLo = int32(len(g.preds))
+			for ; k < sorted && g.edges[k][0] == i; k++ {
+				g.preds = append(g.preds, g.edges[k][1])
 			}
+			for _, d := range inherit {
+				g.preds = append(g.preds, d)
+				g.edges = append(g.edges, [2]int32{i, d})
+			}
+			n.predHi = int32(len(g.preds))
 		}
-		n.predHi = int32(len(g.preds))
 	}
-	g.topoSort()
+}
+
+// nodes makes a node per traced slice, each job's nodes together, jobs in
+// the order of their first slice.
+func (g *Graph) nodes(events []Event) {
+	if g.index == nil {
+		g.index = make(map[Handle]int32)
+	}
+	clear(g.index)
+	g.jobs = g.jobs[:0]
+	for _, e := range events {
+		if e.Kind != KindJob {
+			continue
+		}
+		if j, ok := g.index[e.Job]; ok {
+			g.jobs[j].n++
+			continue
+		}
+		g.index[e.Job] = int32(len(g.jobs))
+		g.jobs = append(g.jobs, jobNodes{n: 1, split: -1})
+	}
+	total := int32(0)
+	for j := range g.jobs {
+		g.jobs[j].lo, total, g.jobs[j].n = total, total+g.jobs[j].n, 0
+	}
+	g.Nodes = slices.Grow(g.Nodes[:0], int(total))[:total]
+	for _, e := range events {
+		if e.Kind != KindJob {
+			continue
+		}
+		jb := &g.jobs[g.index[e.Job]]
+		g.Nodes[jb.lo+jb.n] = Node{Job: e.Job, Label: e.Label, Worker: e.Worker, Start: e.Start, End: e.End, Cost: e.End - e.Start}
+		jb.n++
+	}
 }
 
 // Preds returns node i's prerequisites (indices into Nodes).

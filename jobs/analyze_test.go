@@ -79,6 +79,39 @@ func TestGraphSplitInheritsPrerequisites(t *testing.T) {
 	assert.Equal(t, []int32{0}, g.Preds(2))
 }
 
+// A serial trace runs a ParallelFor as one range job, its chunks one slice
+// each. The chunks are separable: A (2) -> range R, 4 chunks of 5 -> join J
+// (0) -> B (1) takes 23 on one participant, 13 on two, 8 on four, not 23
+// for every count as when R was one node.
+func TestGraphSplitsRangeJobIntoChunks(t *testing.T) {
+	h := func(i int) Handle { return Handle{pool: 1, gen: 1, idx: uint32(i)} }
+	ev := []Event{{Kind: KindJob, Job: h(0), Label: Label{Name: "a"}, Start: 0, End: 2}}
+	for c := range 4 {
+		ev = append(ev, Event{Kind: KindJob, Job: h(1), Label: Label{Name: "r", Chunk: c}, Start: int64(2 + 5*c), End: int64(7 + 5*c)})
+	}
+	ev = append(ev,
+		Event{Kind: KindJob, Job: h(2), Label: Label{Name: "j", Chunk: -1}, Start: 22, End: 22},
+		Event{Kind: KindJob, Job: h(3), Label: Label{Name: "b"}, Start: 22, End: 23},
+		Event{Kind: KindEdge, From: h(0), Job: h(1)},
+		Event{Kind: KindEdge, From: h(1), Job: h(2)},
+		Event{Kind: KindEdge, From: h(2), Job: h(3)})
+	var g Graph
+	g.Build(ev)
+	require.Len(t, g.Nodes, 7, "a, four chunks, j, b")
+	for c := range 4 {
+		assert.Equal(t, c, g.Nodes[1+c].Label.Chunk)
+		assert.Equal(t, []int32{0}, g.Preds(1+c), "chunk %d depends on a only", c)
+	}
+	assert.Equal(t, []int32{1, 2, 3, 4}, g.Preds(5))
+	assert.Equal(t, int64(23), g.Work())
+	path, span := g.CriticalPath(nil)
+	assert.Equal(t, []int32{0, 1, 5, 6}, path)
+	assert.Equal(t, int64(8), span)
+	for p, want := range map[int]int64{1: 23, 2: 13, 3: 13, 4: 8, 16: 8} {
+		assert.Equal(t, want, g.Predict(p), "%d participants", p)
+	}
+}
+
 func TestGraphFromRealTrace(t *testing.T) {
 	p, err := New(Options{Workers: 2})
 	require.NoError(t, err)

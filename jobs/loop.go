@@ -229,15 +229,27 @@ func (p *Pool) runOnce(w *participant, idx uint32, r *record) *Error {
 // its own slice. Lazy binary splitting: whenever w's deque is empty (no
 // thief has anything to take from w) it first hands the upper half of the
 // remaining chunks to a new range job, so idle participants get big ranges
-// and a busy pool makes few jobs. A panic ends the range job; the chunks
-// of other range jobs still run. Executed only by w's goroutine.
+// and a busy pool makes few jobs. Once the first chunk's cost is known, w
+// keeps only about keepFor of chunks (see keepBudget). A panic ends the
+// range job; the chunks of other range jobs still run. Executed only by
+// w's goroutine.
 func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 	join := p.jobs.at(r.parent - 1)
 	n, batch := join.job.Lo, join.job.Hi
 	pr := r.job.Priority
-	for k := int32(r.job.Label.Chunk); k < r.chunkEnd; k++ {
-		if r.chunkEnd-k > 1 && len(p.parts) > 1 && w.dq[pr].empty() {
-			p.splitOff(w, idx, r, k+(r.chunkEnd-k+1)/2, join)
+	first := int32(r.job.Label.Chunk)
+	var t0 int64
+	for k := first; k < r.chunkEnd; k++ {
+		if r.chunkEnd-k > 1 && len(p.parts) > 1 {
+			if w.dq[pr].empty() {
+				p.splitOff(w, idx, r, k+(r.chunkEnd-k+1)/2, join)
+			}
+			switch k {
+			case first:
+				t0 = p.now()
+			case first + 1:
+				p.keepBudget(w, idx, r, k, p.now()-t0, join)
+			}
 		}
 		r.job.Label.Chunk = int(k)
 		r.job.Lo = int(k) * batch
@@ -247,6 +259,29 @@ func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 		}
 	}
 	return nil
+}
+
+// keepFor is about how much of a range job's work its runner keeps for
+// itself; the rest waits on the runner's deque, where any participant can
+// take it. The OS may deschedule a runner for milliseconds (another process
+// busy on its core): the others then wait for at most the chunk it is in
+// and keepFor, not for half of the pass, which is what binary splitting
+// alone would leave with it. Each keepFor of work costs a split (a job
+// record and a push), far below keepFor.
+const keepFor = 100 * time.Microsecond
+
+// keepBudget is called with the first chunk's cost, before chunk k runs:
+// if r's remaining chunks at that cost are more than keepFor, it splits
+// off all but keepFor's worth of them. Executed only by w's goroutine,
+// which runs r.
+func (p *Pool) keepBudget(w *participant, idx uint32, r *record, k int32, cost int64, join *record) {
+	keep := int64(r.chunkEnd - k)
+	if cost > 0 {
+		keep = max(1, int64(keepFor)/cost)
+	}
+	if keep < int64(r.chunkEnd-k) {
+		p.splitOff(w, idx, r, k+int32(keep), join)
+	}
 }
 
 // splitOff moves chunks [mid, chunkEnd) of range job r (arena index idx)

@@ -44,3 +44,32 @@ func BenchmarkFrame(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFrameBatch is BenchmarkFrame's parallel step at fixed batch
+// sizes and with the adaptive batch (Batch 0), whose last choice is
+// reported as batch.
+func BenchmarkFrameBatch(b *testing.B) {
+	for _, n := range []int{20_000, 50_000, 100_000, 200_000} {
+		for _, batch := range []int{256, 1024, 4096, 16384, 0} {
+			name := fmt.Sprintf("entities=%dk/batch=%d", n/1000, batch)
+			if batch == 0 {
+				name = fmt.Sprintf("entities=%dk/batch=adaptive", n/1000)
+			}
+			b.Run(name, func(b *testing.B) {
+				s := newSceneG(b, n, engine.Config{Workers: engine.DefaultWorkers, Batch: batch, NoChecks: true}, false, 0)
+				for range 150 {
+					if err := s.eng.Tick(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ResetTimer()
+				for b.Loop() {
+					if err := s.eng.Tick(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(s.eng.Batch()), "batch")
+			})
+		}
+	}
+}

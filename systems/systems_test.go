@@ -29,9 +29,9 @@ func steps() int {
 	return 600
 }
 
-// Every worker count, both batch sizes and checks on and off give the
-// same world, bit for bit, as the serial executor, with spawn/despawn
-// churn and one-shot tweens removed by commands.
+// Every worker count, both batch sizes, the adaptive batch and checks on
+// and off give the same world, bit for bit, as the serial executor, with
+// spawn/despawn churn and one-shot tweens removed by commands.
 func TestDeterminism(t *testing.T) {
 	n := steps()
 	run := func(t *testing.T, cfg engine.Config, change func(s *scene, step int)) uint64 {
@@ -65,6 +65,20 @@ func TestDeterminism(t *testing.T) {
 			require.NoError(t, s.eng.SetWorkers([]int{2, 0, 4, 1}[i%4]))
 			require.NoError(t, s.eng.SetBatch([]int{64, 1024, 100}[i%3]))
 			s.eng.SetChecks(i%2 == 0)
+		})
+		assert.Equal(t, want, got)
+	})
+	// The adaptive batch (Batch 0) picks its size from measured job times,
+	// so it may differ run to run; the world may not. The batch is set to
+	// 100 for one step in three, so that the run sees at least two sizes.
+	t.Run("adaptive", func(t *testing.T) {
+		t.Parallel()
+		got := run(t, engine.Config{Workers: 1}, func(s *scene, i int) {
+			b := 0
+			if i%3 == 1 {
+				b = 100
+			}
+			require.NoError(t, s.eng.SetBatch(b))
 		})
 		assert.Equal(t, want, got)
 	})

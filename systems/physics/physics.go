@@ -24,10 +24,10 @@ type Config struct {
 
 // System is the physics system. Each step it runs, one after another:
 //
-//	grid     per chunk: snapshot positions, find each body's bucket, count per bucket
+//	grid     per chunk: find each body's bucket, count per bucket
 //	sums     per block of buckets: the block's count
 //	offsets  per block: bucket starts (prefix sums)
-//	scatter  per chunk: copy each body's snapshot to its place in its bucket
+//	scatter  per chunk: copy each body's position and radius to its place in its bucket
 //	respond  per range of odd bucket rows, then of even rows: push touching pairs apart
 //	apply    per chunk: add the push, integrate, bounce
 //
@@ -56,7 +56,6 @@ type System struct {
 	oddJobs                   int // respond jobs over the odd rows: the even rows' contacts follow theirs
 	layout                    layout
 	// By slot (chunk·batch + row), written by the slot's chunk.
-	bySlot []node
 	bucket []int32
 	who    []uint16 // the participant that counted the slot
 	place  []int32  // grid: rank among who's bodies of the bucket; scatter on: index in sorted
@@ -211,7 +210,7 @@ func (s *System) resize(n, batch, parts int) {
 		bodies += s.q.ChunkLen(i)
 	}
 	s.batch = batch
-	s.bySlot, s.sorted = slices.Grow(s.bySlot[:0], slots)[:slots], slices.Grow(s.sorted[:0], slots)[:slots]
+	s.sorted = slices.Grow(s.sorted[:0], slots)[:slots]
 	s.acc = slices.Grow(s.acc[:0], slots)[:slots]
 	s.bucket, s.place = slices.Grow(s.bucket[:0], slots)[:slots], slices.Grow(s.place[:0], slots)[:slots]
 	s.who = slices.Grow(s.who[:0], slots)[:slots]
@@ -288,7 +287,6 @@ func (s *System) gridChunk(c *ecs.Chunk) {
 		k := base + i
 		x, y := pos[i].X, pos[i].Y
 		r := body[i].Radius
-		s.bySlot[k] = node{x: x, y: y, r: float32(r), slot: int32(k)}
 		if 2*r > s.cfg.CellSize {
 			s.oversize[w]++
 		}
@@ -331,11 +329,16 @@ func (s *System) offsetBlocks(lo, hi int) {
 	}
 }
 
+// scatterChunk reads the positions grid read (physics alone writes them,
+// in apply, after scatter), so grid needs to keep no snapshot of its own.
 func (s *System) scatterChunk(c *ecs.Chunk) {
+	pos, body := s.pos.Column(c), s.body.Column(c)
 	base := c.Index() * s.batch
-	for k := base; k < base+c.Len(); k++ {
-		i := s.counts[s.who[k]][s.bucket[k]] + s.place[k]
-		s.sorted[i], s.acc[i], s.place[k] = s.bySlot[k], push{}, i
+	for i := range pos {
+		k := base + i
+		j := s.counts[s.who[k]][s.bucket[k]] + s.place[k]
+		s.sorted[j] = node{x: pos[i].X, y: pos[i].Y, r: float32(body[i].Radius), slot: int32(k)}
+		s.acc[j], s.place[k] = push{}, j
 	}
 }
 
@@ -374,28 +377,7 @@ func (s *System) respondRows(first, lo, hi int) {
 			if st[b] == st[b+1] {
 				continue
 			}
-			// Spans after the body: the right bucket, then the row below.
-			var spans [4][2]int32
-			ns := 0
-			if l.wrap && col == l.cw {
-				spans[0], spans[1] = [2]int32{st[b], st[b+1]}, [2]int32{st[r*w+1], st[r*w+2]}
-				ns = 2
-			} else {
-				spans[0] = [2]int32{st[b], st[b+2]}
-				ns = 1
-			}
-			below := next*w + col - 1
-			switch {
-			case !l.wrap || (col > 1 && col < l.cw):
-				spans[ns] = [2]int32{st[below], st[below+3]}
-				ns++
-			case col == 1: // the left neighbour is the row's last column
-				spans[ns], spans[ns+1] = [2]int32{st[next*w+l.cw], st[next*w+l.cw+1]}, [2]int32{st[below+1], st[below+3]}
-				ns += 2
-			default: // col == cw: the right neighbour is the row's first
-				spans[ns], spans[ns+1] = [2]int32{st[below], st[below+2]}, [2]int32{st[next*w+1], st[next*w+2]}
-				ns += 2
-			}
+			spans, ns := s.spansAfter(r, next, col)
 			for j := st[b]; j < st[b+1]; j++ {
 				spans[0][0] = j + 1 // own bucket: only the bodies after j
 				touching += pairs(sn, acc, j, spans[:ns])
@@ -407,6 +389,37 @@ func (s *System) respondRows(first, lo, hi int) {
 		off = s.oddJobs
 	}
 	s.contacts[off+lo/s.rowsPerJob] = touching
+}
+
+// spansAfter returns the ranges of sorted that bucket (r, col) scans for
+// each of its bodies, ns of them: its own bucket and the right one, then
+// the three below in row next. In a wrapping grid the right and lower
+// neighbours wrap around the row. The caller narrows the first span to the
+// bodies after the one it scans for.
+func (s *System) spansAfter(r, next, col int32) (spans [4][2]int32, ns int) {
+	st, l := s.start, &s.layout
+	w := l.cw + 2
+	b := r*w + col
+	if l.wrap && col == l.cw {
+		spans[0], spans[1] = [2]int32{st[b], st[b+1]}, [2]int32{st[r*w+1], st[r*w+2]}
+		ns = 2
+	} else {
+		spans[0] = [2]int32{st[b], st[b+2]}
+		ns = 1
+	}
+	below := next*w + col - 1
+	switch {
+	case !l.wrap || (col > 1 && col < l.cw):
+		spans[ns] = [2]int32{st[below], st[below+3]}
+		ns++
+	case col == 1: // the left neighbour is the row's last column
+		spans[ns], spans[ns+1] = [2]int32{st[next*w+l.cw], st[next*w+l.cw+1]}, [2]int32{st[below+1], st[below+3]}
+		ns += 2
+	default: // col == cw: the right neighbour is the row's first
+		spans[ns], spans[ns+1] = [2]int32{st[below], st[below+2]}, [2]int32{st[next*w+1], st[next*w+2]}
+		ns += 2
+	}
+	return spans, ns
 }
 
 // pairs adds to acc the pushes between body j of sn and every body of

@@ -3,17 +3,21 @@
 //
 //	go test -run XXX -bench . -benchmem -count=5 | go run ./cmd/benchtable
 //
-// Benchmark names are read as Benchmark<Workload>/<impl>[/<variant>][-P].
-// For each workload (and variant) a row per impl gives the median ns/op and
-// allocs/op over the -count runs, and the ratio the issue reports:
+// Benchmark names are read as Benchmark<Workload>/<impl>[/<variant>][-P],
+// except BenchmarkFrame/<variant>/<impl>[-P] (systems' frame, impl serial
+// or parallel; FrameBatch: impl batch=<size> or batch=adaptive). For each workload (and variant) a row per impl gives the
+// median ns/op with the fastest and slowest run, allocs/op, and the ratio
+// the issue reports, from the medians:
 //
-//	W1  ns/job (one op is one job)
-//	W2  speedup, serial ns/op ÷ impl ns/op
-//	W3  ratio, impl ns/op ÷ serial ns/op
-//	W4  speedup, serial ns/op ÷ impl ns/op
+//	W1     ns/job (one op is one job)
+//	W2     speedup, serial ns/op ÷ impl ns/op
+//	W3     ratio, impl ns/op ÷ serial ns/op
+//	W4     speedup, serial ns/op ÷ impl ns/op
+//	Frame  speedup, serial ns/op ÷ impl ns/op
 //
-// Other lines (goos, cpu, PASS, ...) are ignored, except that cpu and the
-// GOMAXPROCS suffix are echoed above the tables.
+// Results at several GOMAXPROCS (benchrun -procs "1 2") get a table each.
+// Other lines (goos, cpu, PASS, ...) are ignored, except that benchrun's
+// machine line, cpu and the GOMAXPROCS suffix are echoed above the tables.
 package main
 
 import (
@@ -49,7 +53,11 @@ var ratios = map[string]ratio{
 	"W2": {"speedup (serial ÷ impl)", divide(false)},
 	"W3": {"ratio (impl ÷ serial)", divide(true)},
 	"W4": {"speedup (serial ÷ impl)", divide(false)},
+	"Fr": {"speedup (serial ÷ impl)", divide(false)},
 }
+
+// implLast names the workloads whose impl is the last part of the name.
+var implLast = map[string]bool{"Frame": true, "FrameBatch": true}
 
 // divide returns impl ÷ serial (or serial ÷ impl) to two decimals.
 func divide(implOverSerial bool) func(impl, serial float64) (string, bool) {
@@ -67,7 +75,8 @@ func divide(implOverSerial bool) func(impl, serial float64) (string, bool) {
 
 // workload keeps its variants and their impls in input order.
 type workload struct {
-	name     string
+	name     string // W1EmptyJobs, Frame, ...
+	title    string // name, with GOMAXPROCS when there are several
 	variants []string
 	impls    map[string][]string // variant -> impls in order
 	rows     map[[2]string]*results.Benchmark
@@ -82,16 +91,27 @@ func run(r io.Reader, w io.Writer) error {
 		order []*workload
 		byKey = map[string]*workload{}
 	)
+	procs := map[string]bool{}
+	for _, b := range set.Benchmarks {
+		procs[b.Procs] = true
+	}
 	for _, b := range set.Benchmarks {
 		parts := b.Parts
 		if len(parts) < 2 {
 			continue // not one of ours: no impl level
 		}
 		wl, im, variant := parts[0], parts[1], strings.Join(parts[2:], "/")
-		x := byKey[wl]
+		if implLast[wl] {
+			im, variant = parts[len(parts)-1], strings.Join(parts[1:len(parts)-1], "/")
+		}
+		title := wl
+		if len(procs) > 1 {
+			title = fmt.Sprintf("%s, GOMAXPROCS=%s", wl, cmp.Or(b.Procs, "1"))
+		}
+		x := byKey[title]
 		if x == nil {
-			x = &workload{name: wl, impls: map[string][]string{}, rows: map[[2]string]*results.Benchmark{}}
-			byKey[wl] = x
+			x = &workload{name: wl, title: title, impls: map[string][]string{}, rows: map[[2]string]*results.Benchmark{}}
+			byKey[title] = x
 			order = append(order, x)
 		}
 		if _, seen := x.impls[variant]; !seen {
@@ -104,6 +124,9 @@ func run(r io.Reader, w io.Writer) error {
 		return fmt.Errorf("no benchmark results on stdin")
 	}
 
+	if set.Machine != "" {
+		fmt.Fprintf(w, "machine: %s\n", set.Machine)
+	}
 	if set.CPU != "" || set.Procs != "" {
 		fmt.Fprintf(w, "cpu: %s, GOMAXPROCS: %s\n\n", cmp.Or(set.CPU, "?"), cmp.Or(set.Procs, "1"))
 	}
@@ -125,12 +148,12 @@ func (x *workload) print(w io.Writer) {
 	}
 	vhead, vals := variantColumn(x.variants)
 
-	fmt.Fprintf(w, "### %s (median of %d)\n\n", x.name, runs)
+	fmt.Fprintf(w, "### %s (median of %d)\n\n", x.title, runs)
 	head := []string{"impl"}
 	if vhead != "" {
 		head = append(head, vhead)
 	}
-	head = append(head, "ns/op", "allocs/op")
+	head = append(head, "ns/op", "min–max", "allocs/op")
 	if hasRatio {
 		head = append(head, rt.header)
 	}
@@ -148,7 +171,8 @@ func (x *workload) print(w io.Writer) {
 			if vhead != "" {
 				cells = append(cells, vals[vi])
 			}
-			cells = append(cells, formatNs(ns), "-")
+			all := b.NsPerOp()
+			cells = append(cells, formatNs(ns), formatNs(slices.Min(all))+"–"+formatNs(slices.Max(all)), "-")
 			if allocs := b.Metrics["allocs/op"]; len(allocs) > 0 {
 				cells[len(cells)-1] = strconv.FormatFloat(results.Median(allocs), 'f', -1, 64)
 			}

@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-const input = `goos: linux
+const input = `machine: box, Test CPU Model
+goos: linux
 cpu: Test CPU
 BenchmarkW1EmptyJobs/weft-2         	1000000	        50.0 ns/op	       0 B/op	       0 allocs/op
 BenchmarkW1EmptyJobs/weft-2         	1000000	        70.0 ns/op	       0 B/op	       0 allocs/op
@@ -23,26 +24,55 @@ PASS
 `
 
 func TestRun(t *testing.T) {
-	var out strings.Builder
-	if err := run(strings.NewReader(input), &out); err != nil {
-		t.Fatal(err)
-	}
-	got := out.String()
-	for _, want := range []string{
+	assertLines(t, table(t, input),
+		"machine: box, Test CPU Model\n",
 		"cpu: Test CPU, GOMAXPROCS: 2\n",
 		"### W1EmptyJobs (median of 3)\n",
-		"| weft | 60.0 | 0 | 60.0 |\n",
-		"| impl | chunk | ns/op | allocs/op | speedup (serial ÷ impl) |\n",
-		"| weft | 1024 | 1000000 | 0 | 2.00 |\n",
-		"| weft | 16384 | 500000 | 0 | 4.00 |\n",
-		"| serial | 16384 | 2000000 | 0 | 1.00 |\n",
-		"| weft | 1500000 | 0 | 0.50 |\n",
-		"| goroutines | 5000000 | 4 | 0.60 |\n",
-	} {
+		"| weft | 60.0 | 50.0–70.0 | 0 | 60.0 |\n",
+		"| impl | chunk | ns/op | min–max | allocs/op | speedup (serial ÷ impl) |\n",
+		"| weft | 1024 | 1000000 | 1000000–1000000 | 0 | 2.00 |\n",
+		"| weft | 16384 | 500000 | 500000–500000 | 0 | 4.00 |\n",
+		"| serial | 16384 | 2000000 | 2000000–2000000 | 0 | 1.00 |\n",
+		"| weft | 1500000 | 1500000–1500000 | 0 | 0.50 |\n",
+		"| goroutines | 5000000 | 4000000–6000000 | 4 | 0.60 |\n")
+}
+
+// table is run's output for in.
+func table(t *testing.T, in string) string {
+	t.Helper()
+	var out strings.Builder
+	if err := run(strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// assertLines reports each of wants that got lacks.
+func assertLines(t *testing.T, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
 	}
+}
+
+// TestFrameAndProcs: BenchmarkFrame's impl is its last part, and results
+// at two GOMAXPROCS values get a table each.
+func TestFrameAndProcs(t *testing.T) {
+	in := `BenchmarkFrame/entities=50k/serial	30	8000000 ns/op	1 physics-ns/entity
+BenchmarkFrame/entities=50k/parallel	30	8000000 ns/op
+BenchmarkFrame/entities=50k/serial-2	30	8000000 ns/op
+BenchmarkFrame/entities=50k/parallel-2	30	4000000 ns/op
+BenchmarkFrame/entities=50k/parallel-2	30	5000000 ns/op
+BenchmarkFrame/entities=50k/parallel-2	30	4400000 ns/op
+`
+	assertLines(t, table(t, in),
+		"### Frame, GOMAXPROCS=1 (median of 1)\n",
+		"### Frame, GOMAXPROCS=2 (median of 3)\n",
+		"| impl | entities | ns/op | min–max | allocs/op | speedup (serial ÷ impl) |\n",
+		"| parallel | 50k | 8000000 | 8000000–8000000 | - | 1.00 |\n",
+		"| parallel | 50k | 4400000 | 4000000–5000000 | - | 1.82 |\n")
 }
 
 func TestRunEmpty(t *testing.T) {

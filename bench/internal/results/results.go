@@ -15,11 +15,13 @@ import (
 
 // A Set is the parsed output of one or more `go test -bench` runs.
 type Set struct {
-	CPU   string // the last "cpu:" line, "" if none
-	Procs string // the last -GOMAXPROCS suffix of a name, "" if none
+	CPU     string // the last "cpu:" line, "" if none
+	Machine string // the last "machine:" line (benchrun's), "" if none
+	Procs   string // the last -GOMAXPROCS suffix of a name, "" if none
 	// Benchmarks in the order of their first result line.
 	Benchmarks []*Benchmark
-	byName     map[string]*Benchmark
+	byName     map[string]*Benchmark // the first of each name
+	byKey      map[string]*Benchmark // by name-procs
 }
 
 // A Benchmark is every result line of one benchmark name.
@@ -29,6 +31,9 @@ type Benchmark struct {
 	Name string
 	// Parts is Name split at "/".
 	Parts []string
+	// Procs is the GOMAXPROCS suffix ("" for 1): the same name at another
+	// GOMAXPROCS is another Benchmark.
+	Procs string
 	// Metrics maps a unit ("ns/op", "allocs/op", "visible", ...) to its
 	// values, one per result line that reported it, in input order.
 	Metrics map[string][]float64
@@ -41,12 +46,16 @@ var procsSuffix = regexp.MustCompile(`-(\d+)$`)
 // log output, ...). A result line is a name starting with "Benchmark", an
 // iteration count, and value-unit pairs that include ns/op.
 func Parse(r io.Reader) (*Set, error) {
-	s := &Set{byName: map[string]*Benchmark{}}
+	s := &Set{byName: map[string]*Benchmark{}, byKey: map[string]*Benchmark{}}
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		line := sc.Text()
 		if c, ok := strings.CutPrefix(line, "cpu: "); ok {
 			s.CPU = c
+			continue
+		}
+		if m, ok := strings.CutPrefix(line, "machine: "); ok {
+			s.Machine = m
 			continue
 		}
 		f := strings.Fields(line)
@@ -60,15 +69,18 @@ func Parse(r io.Reader) (*Set, error) {
 		if !ok {
 			continue
 		}
-		name := strings.TrimPrefix(f[0], "Benchmark")
+		name, procs := strings.TrimPrefix(f[0], "Benchmark"), ""
 		if p := procsSuffix.FindStringSubmatch(name); p != nil {
-			s.Procs = p[1]
+			s.Procs, procs = p[1], p[1]
 			name = name[:len(name)-len(p[0])]
 		}
-		b := s.byName[name]
+		b := s.byKey[name+"-"+procs]
 		if b == nil {
-			b = &Benchmark{Name: name, Parts: strings.Split(name, "/"), Metrics: map[string][]float64{}}
-			s.byName[name] = b
+			b = &Benchmark{Name: name, Parts: strings.Split(name, "/"), Procs: procs, Metrics: map[string][]float64{}}
+			s.byKey[name+"-"+procs] = b
+			if s.byName[name] == nil {
+				s.byName[name] = b
+			}
 			s.Benchmarks = append(s.Benchmarks, b)
 		}
 		for u, v := range m {
@@ -95,7 +107,8 @@ func ParseFile(path string) (*Set, error) {
 	return s, nil
 }
 
-// Lookup returns the benchmark of that name (as in Benchmark.Name), or nil.
+// Lookup returns the first benchmark of that name (as in Benchmark.Name),
+// at whichever GOMAXPROCS came first, or nil.
 func (s *Set) Lookup(name string) *Benchmark { return s.byName[name] }
 
 // NsPerOp is the benchmark's ns/op samples; every result line has one.
