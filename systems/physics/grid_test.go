@@ -81,8 +81,8 @@ func TestGridMatchesAllPairs(t *testing.T) {
 func TestPairFromEitherSide(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 10000 {
-		a := node{x: r.Float64() * 10, y: r.Float64() * 10, r: float32(0.5 + r.Float64()*3), slot: 1}
-		b := node{x: r.Float64() * 10, y: r.Float64() * 10, r: float32(0.5 + r.Float64()*3), slot: 2}
+		a := node{x: r.Float64() * 10, y: r.Float64() * 10, r: float32(0.5 + r.Float64()*3), order: 1}
+		b := node{x: r.Float64() * 10, y: r.Float64() * 10, r: float32(0.5 + r.Float64()*3), order: 2}
 		if i%10 == 0 {
 			b.x, b.y = a.x, a.y
 		}
@@ -210,5 +210,46 @@ func TestCoincidentPushBounded(t *testing.T) {
 		t.Logf("%d bodies: the farthest moved %.2f", n, far)
 		assert.Less(t, far, 6*r, "%d bodies: bounded", n)
 		assert.True(t, spreadY || n == 2, "%d bodies: a disc, not a line", n)
+	}
+}
+
+type otherTable struct{}
+
+// Coincident bodies part by their rank in query order, not by their slot
+// (chunk·batch + row): a slot counts the empty rows of a table's last
+// chunk, so with bodies in several tables it depends on the batch, and
+// the world would too.
+func TestCoincidentAcrossTablesAnyBatch(t *testing.T) {
+	run := func(batch int) uint64 {
+		world := ecs.NewWorld(ecs.Options{})
+		pos, vel, body := ecs.NewComponent[systems.Position](world), ecs.NewComponent[systems.Velocity](world), ecs.NewComponent[systems.Body](world)
+		other := ecs.NewComponent[otherTable](world)
+		setup := world.NewCommands()
+		for i := range 23 {
+			e := setup.Spawn()
+			pos.Add(setup, e, systems.Position{X: 100 + float64(i%4)*50, Y: 100})
+			vel.Add(setup, e, systems.Velocity{})
+			body.Add(setup, e, systems.Body{Radius: 2})
+			if i%3 == 0 {
+				other.Add(setup, e, otherTable{})
+			}
+		}
+		_, err := world.Apply(setup)
+		require.NoError(t, err)
+		eng, err := engine.New(world, engine.Config{Batch: batch})
+		require.NoError(t, err)
+		defer eng.Close()
+		require.NoError(t, eng.Add(engine.Update, New(Config{CellSize: 8})))
+		require.NoError(t, eng.Build())
+		for range 3 {
+			require.NoError(t, eng.Tick())
+		}
+		h, err := world.Hash(pos, vel)
+		require.NoError(t, err)
+		return h
+	}
+	want := run(1)
+	for _, batch := range []int{2, 3, 5, 7, 64} {
+		assert.Equal(t, want, run(batch), "batch %d", batch)
 	}
 }

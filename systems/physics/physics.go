@@ -58,6 +58,9 @@ type System struct {
 	// By slot (chunk·batch + row), written by the slot's chunk.
 	bucket []int32
 	who    []uint16 // the participant that counted the slot
+	// By chunk: the query order (table, then row) of its first body, so
+	// that a body's order does not depend on the batch size.
+	first []int32
 	place  []int32  // grid: rank among who's bodies of the bucket; scatter on: index in sorted
 	// By bucket. counts has one row per participant, so grid needs no
 	// atomics; offsets turns counts into where each participant's share of
@@ -82,9 +85,9 @@ type System struct {
 // lose the contacts of small bodies far from the origin (its spacing is
 // 1/16 at a million).
 type node struct {
-	x, y float64
-	r    float32
-	slot int32
+	x, y  float64
+	r     float32
+	order int32 // the body's rank in query order, whatever the batch
 }
 
 // push is a body's summed push in fixed point (see fixed).
@@ -206,7 +209,9 @@ func (s *System) Merge(*engine.Frame) error {
 // passes start.
 func (s *System) resize(n, batch, parts int) {
 	slots, bodies := n*batch, 0
+	s.first = slices.Grow(s.first[:0], n)[:n]
 	for i := range n {
+		s.first[i] = int32(bodies)
 		bodies += s.q.ChunkLen(i)
 	}
 	s.batch = batch
@@ -333,11 +338,11 @@ func (s *System) offsetBlocks(lo, hi int) {
 // in apply, after scatter), so grid needs to keep no snapshot of its own.
 func (s *System) scatterChunk(c *ecs.Chunk) {
 	pos, body := s.pos.Column(c), s.body.Column(c)
-	base := c.Index() * s.batch
+	base, first := c.Index()*s.batch, s.first[c.Index()]
 	for i := range pos {
 		k := base + i
 		j := s.counts[s.who[k]][s.bucket[k]] + s.place[k]
-		s.sorted[j] = node{x: pos[i].X, y: pos[i].Y, r: float32(body[i].Radius), slot: int32(k)}
+		s.sorted[j] = node{x: pos[i].X, y: pos[i].Y, r: float32(body[i].Radius), order: first + int32(i)}
 		s.acc[j], s.place[k] = push{}, j
 	}
 }
@@ -444,7 +449,7 @@ func pairs(sn []node, acc []push, j int32, spans [][2]int32) (touching int32) {
 			if d > 1e-9 {
 				nx, ny = ox/d, oy/d
 			} else {
-				nx, ny = apart(me.slot - o.slot)
+				nx, ny = apart(me.order - o.order)
 			}
 			px, py := int64(nx*(rr-d)*fixed), int64(ny*(rr-d)*fixed)
 			ax, ay = ax+px, ay+py
@@ -462,7 +467,7 @@ func pairs(sn []node, acc []push, j int32, spans [][2]int32) (touching int32) {
 var goldenAngle = math.Pi * (3 - math.Sqrt(5))
 
 // apart is the direction that pushes apart two coincident bodies whose
-// slots differ by k: it turns by the golden angle with k, so that a crowd
+// orders differ by k (not their slots, which depend on the batch): it turns by the golden angle with k, so that a crowd
 // born at one point (a burst) spreads as a disc. The pushes on one body
 // add up to at most a few overlaps, as sums of e^(i·k·golden) do, where a
 // fixed direction would throw the crowd into a line of n overlaps.
