@@ -61,7 +61,7 @@ type System struct {
 	// By chunk: the query order (table, then row) of its first body, so
 	// that a body's order does not depend on the batch size.
 	first []int32
-	place  []int32  // grid: rank among who's bodies of the bucket; scatter on: index in sorted
+	place []int32 // grid: rank among who's bodies of the bucket; scatter on: index in sorted
 	// By bucket. counts has one row per participant, so grid needs no
 	// atomics; offsets turns counts into where each participant's share of
 	// the bucket starts, and respond zeroes them for the next step.
