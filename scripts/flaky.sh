@@ -28,7 +28,9 @@ for p in "${pkgs[@]}"; do
 	for e in "${ebiten[@]}"; do [[ $e == "$p" ]] && run=("${XVFB[@]}"); done
 	start=$SECONDS
 	if "${run[@]}" go test -exec "taskset -c 0" -count="$COUNT" -timeout 60m "$p" >"$log" 2>&1; then
-		printf 'ok   %-50s %4ds\n' "$p" $((SECONDS - start))
+		note=
+		grep -q '\[no test files\]' "$log" && note=" (no test files)"
+		printf 'ok   %-50s %4ds%s\n' "$p" $((SECONDS - start)) "$note"
 	else
 		printf 'FAIL %-50s %4ds\n' "$p" $((SECONDS - start))
 		failed+=("$p")
