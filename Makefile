@@ -117,7 +117,7 @@ staticcheck:
 	@go run $(STATICCHECK) ./...
 
 run: deps-build
-	go run $(RUN)
+	go run $(RUN) $(ARGS)
 
 # W1 runs alone with its own -benchtime; benchtable reads both runs.
 bench:

@@ -1,11 +1,11 @@
 // Command demo is the Ebiten game: tens of thousands of animated sprites under physics, with an in-game frame-timing overlay.
 //
-//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-frames N] [-screenshot file] [-tracedir dir]
+//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms]
 //
-// The simulation (package demo/game) runs one fixed step per Ebiten
+// The simulation (package demo/internal/game) runs one fixed step per Ebiten
 // Update, on the engine's job pool; Draw renders the engine's render
 // snapshot from one sprite atlas and the overlay from its timings. With
-// -frames it exits by itself after N steps, printing the frame rates,
+// -steps it exits by itself after N steps, printing the frame rates,
 // and -screenshot saves the last frame as PNG. Wrong flags print usage
 // and exit 2. The keys are listed on screen (H) and in the README.
 package main
@@ -15,8 +15,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
-	"github.com/weft-engine/weft/demo/game"
+	_ "github.com/weft-engine/weft/demo/internal/display" // first: a hint instead of Ebiten's panic without a display
+	"github.com/weft-engine/weft/demo/internal/game"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -28,10 +30,11 @@ const defaultZoom = 2
 // options are the command's flags.
 type options struct {
 	game.Config
-	frames               int
+	steps                int
 	zoom                 float64
 	noOverlay            bool
 	screenshot, tracedir string
+	budget               time.Duration
 }
 
 // parse reads the flags; on wrong flags it prints the usage to stderr and
@@ -40,27 +43,29 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-frames N] [-screenshot file] [-tracedir dir]")
+		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms]")
 		fs.PrintDefaults()
 	}
 	var o options
-	o.AddFlags(fs, game.MaxWorkers)
+	o.AddFlags(fs)
 
 	fs.Float64Var(&o.zoom, "zoom", defaultZoom, "the camera's zoom at the start, in screen pixels per world unit")
 	fs.BoolVar(&o.noOverlay, "nooverlay", false, "start with the overlay hidden (O shows it)")
-	fs.IntVar(&o.frames, "frames", 0, "exit by itself after N steps and print the frame rates (0: run until closed)")
+	fs.IntVar(&o.steps, "steps", 0, "exit by itself after N steps and print the frame rates (0: run until closed)")
+	fs.IntVar(&o.steps, "frames", 0, "the old name of -steps")
 	fs.StringVar(&o.screenshot, "screenshot", "", "save the last frame as PNG to `file` before exiting")
 	fs.StringVar(&o.tracedir, "tracedir", os.TempDir(), "write traces (key T) into `dir`")
+	fs.DurationVar(&o.budget, "budget", 0, "freeze the timeline on the first step that takes longer, e.g. 16.6ms, after the first second, and write its trace into -tracedir (0: off)")
 	code, ok := o.ParseFlags(fs, args, func() string {
 		switch {
-		case o.Workers > game.MaxWorkers:
-			return fmt.Sprintf("-workers must be at most %d", game.MaxWorkers)
 		case !(o.zoom >= game.MinZoom && o.zoom <= game.MaxZoom): // NaN too
 			return fmt.Sprintf("-zoom must be in [%g, %g]", game.MinZoom, float64(game.MaxZoom))
-		case o.frames < 0:
-			return "-frames must not be negative"
-		case o.screenshot != "" && o.frames == 0:
-			return "-screenshot needs -frames: the screenshot is of the last frame"
+		case o.budget < 0:
+			return "-budget must not be negative"
+		case o.steps < 0:
+			return "-steps must not be negative"
+		case o.screenshot != "" && o.steps == 0:
+			return "-screenshot needs -steps: the screenshot is of the last frame"
 		}
 		return ""
 	})
@@ -68,7 +73,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 }
 
 // run is the command: it parses args, plays the game and writes the
-// frame rates (with -frames) to stdout. It returns the exit code: 0, 1 on
+// frame rates (with -steps) to stdout. It returns the exit code: 0, 1 on
 // a failure, 2 on wrong flags.
 func run(args []string, stdout, stderr io.Writer) int {
 	o, code, ok := parse(args, stderr)
@@ -80,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "demo:", err)
 		return 1
 	}
-	if o.frames > 0 {
+	if o.steps > 0 {
 		fmt.Fprintln(stdout, st)
 	}
 	return 0

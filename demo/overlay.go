@@ -3,13 +3,14 @@ package main
 import (
 	"fmt"
 	"image"
+	"slices"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
-	"github.com/weft-engine/weft/demo/game"
+	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
 )
 
@@ -17,24 +18,27 @@ import (
 // ebitenutil's debug font is 6×16.
 const (
 	charW, lineH = 6, 16
-	topH         = 18  // the top line
-	panelW       = 432 // the left panel: graph, systems, prediction
-	graphLen     = 400 // frames in the frame-time graph, one pixel each
+	topH         = 2*lineH + 2 // the top lines: the frame, then the step
+	panelW       = 432         // the left panel: graph, frame, systems, prediction
+	graphLen     = 400         // steps in the step-time graph, one pixel each
 	graphH       = 80
-	rowH         = 18 // a system's row
-	predH        = 14 // a prediction's row
-	laneLabelW   = 48 // "owner", "w1", ... left of the lanes
-	helpH        = 18 // the help line at the bottom
-	textEvery    = 15 // steps between refreshes of the numbers: readable, and few strings a second
+	frameRowH    = lineH + 12 // the frame's breakdown: its text and bar
+	rowH         = 18         // a system's row
+	subRowH      = 14         // a marker's or counter's row
+	predH        = 14         // a prediction's row
+	laneLabelW   = 48         // "owner", "w1", ... left of the lanes
+	helpH        = 18         // the help line at the bottom
+	textEvery    = 15         // frames between refreshes of the numbers: readable, and few strings a second
 )
 
-// budgetMS is the frame budget at 60 Hz, the graph's red line.
+// budgetMS is the frame budget at 60 Hz, the graph's red line unless
+// -budget sets another.
 const budgetMS = 1000.0 / 60
 
-const helpLine = "H keys  O overlay  +/- workers  S serial  C checks  B batch  Space/click burst  P pause  N step  F freeze  T trace  drag/arrows pan  wheel zoom  Esc quit"
+const helpLine = "H keys  O overlay  +/- workers  S serial  C checks  B batch  Space/click burst  P pause  N step  F freeze  T trace  click a bar: its step  click a system: filter  wheel/drag timeline  Esc quit"
 
 // helpText is the full list of keys (H).
-const helpText = `keys
+const helpText = `keys and clicks
   + / -        one worker more / fewer (0 workers is serial)
   S            serial <-> parallel (back to the last worker count)
   C            safety and ecs checks on / off
@@ -43,6 +47,9 @@ const helpText = `keys
   P            pause / resume;  N  one step while paused
   O, Tab       overlay on / off
   F            freeze the timeline on this step (hover its boxes)
+  click a bar  of the step graph: open that step's timeline (F thaws)
+  click a row  of the systems: show only its jobs (again: all)
+  wheel, drag  over the timeline: zoom, pan (right-click: all)
   T            write a Chrome trace of the next 30 steps (Perfetto)
   arrows, drag pan;  wheel  zoom about the cursor
   H, F1        this list;  Esc  quit`
@@ -59,6 +66,10 @@ var (
 	colCritical = rgba(0xff, 0xe0, 0x30, 0xff)
 	colEngine   = rgba(0x90, 0x90, 0x98, 0xff)
 	colLane     = rgba(0x14, 0x18, 0x26, 0xff)
+	colGC       = rgba(0xff, 0x30, 0xd0, 0xff)
+	colMarker   = rgba(0xff, 0xff, 0xff, 0xb0)
+	// The frame's parts: update, draw, overlay, GC, present and wait.
+	colParts = [...]col{colStep, rgba(0x60, 0xe0, 0x70, 0xff), rgba(0xa8, 0x78, 0xff, 0xff), colGC, rgba(0x70, 0x70, 0x78, 0xff)}
 	// By system index, in execution order.
 	colSystems = [...]col{
 		rgba(0xa8, 0x78, 0xff, 0xff), rgba(0x40, 0xb8, 0xff, 0xff), rgba(0x60, 0xe0, 0x70, 0xff), rgba(0xff, 0xa0, 0x30, 0xff),
@@ -73,100 +84,136 @@ func systemColor(i int32) col {
 	return colSystems[int(i)%len(colSystems)]
 }
 
-// timeline is one step's job slices, copied from the engine's timings so
-// that it can be frozen; its buffers are reused.
-type timeline struct {
-	slices  []engine.Slice
-	names   []string // system names, by index
-	lanes   int      // participants: the owner and the workers
-	step    uint64
-	jobs    uint64
-	end     int64 // the last slice's end, ns since the first start
-	span    time.Duration
-	path    time.Duration // the critical path's cost
-	pathLen int
-}
-
-func (t *timeline) copyFrom(st *engine.StepTimings) {
-	t.slices = append(t.slices[:0], st.Timeline...)
-	t.names = t.names[:0]
-	for i := range st.Systems {
-		t.names = append(t.names, st.Systems[i].Name)
-	}
-	t.lanes, t.step, t.jobs, t.span, t.end, t.path = len(st.Workers), st.Step, st.Jobs, st.Span, 0, 0
-	for i := range t.slices {
-		t.end = max(t.end, t.slices[i].End)
-	}
-	for _, p := range st.Critical {
-		t.path += p.Cost
-	}
-	t.pathLen = len(st.Critical)
-}
-
-// sysRow is one system's row: medians over the timings window.
+// sysRow is one row of the systems table: a system's medians over the
+// timings window, or one of its markers' or counters'.
 type sysRow struct {
 	name             string
-	span, work, ents float64 // ms, ms, rows
+	sys              int32   // the system's index; -1 for a marker's or counter's row
+	span, work, ents float64 // ms, ms, rows; a marker's time is its work
 	text             string
+	y                int // its top, in the left panel, at the last layout
 }
 
-// overlay draws the timings. It changes only every textEvery steps
-// (readable numbers, and few strings and paths a second): everything is
-// then painted into a cached image, and each frame blits the cache's
-// panels and draws only the hovered box and the status over them.
-// Executed only by Ebiten's game goroutine.
+// graphSample is one step's bar of the graph and the frame line above it.
+type graphSample struct {
+	step, frame float32 // ms
+	gc          bool    // a GC cycle ended during the step
+}
+
+// overlay draws the timings. It changes only every textEvery frames
+// (readable numbers, and few strings and paths a second), or when the
+// timeline is opened, zoomed, panned or filtered: everything is then
+// painted into a cached image, and each frame blits the cache's panels and
+// draws only the hovered box and the status over them. Executed only by
+// Ebiten's game goroutine.
 type overlay struct {
 	sh      shapes
-	graph   [graphLen]struct{ step, wall float32 } // ms, a ring
-	head    int                                    // the next slot of graph
-	tl      timeline
+	graph   [graphLen]graphSample // a ring
+	hist    [graphLen]timeline    // the timelines of the graph's steps, the same ring
+	head    int                   // the next slot of both
+	tl      timeline              // the timeline shown
+	view    tlView
+	budget  float32 // ms, the graph's red line
+	scale   float32 // ms, the graph's full height
 	sys     []sysRow
 	pred    [engine.NumPredicted]float64 // ms
+	frame   frameSample                  // medians
 	cache   *ebiten.Image
-	panels  [3]*ebiten.Image // sub-images of cache: the top line, the left panel, the timeline
+	panels  [3]*ebiten.Image // sub-images of cache: the top lines, the left panel, the timeline
 	blit    ebiten.DrawImageOptions
 	refresh int  // frames to the next repaint
 	frozen  bool // the timeline was frozen at the last repaint
 
-	top, sysHead, predHead, tlHead, graphHead string
-	predText                                  [engine.NumPredicted]string
+	top, top2, sysHead, predHead, tlHead, graphHead, frameText string
+	predText                                                   [engine.NumPredicted]string
 
 	hovered     int    // the slice under the cursor, or -1
 	hoverText   string // of slice hoveredText of step hoverStep
 	hoveredText int
 	hoverStep   uint64
 
+	ticks  []axisTick
 	lineVs []ebiten.Vertex
 	lineIs []uint16
 
 	// The layout of the last repaint.
-	graphY, sysY, predY, panelBottom, timelineTop, lh int
+	graphY, frameY, sysY, predY, panelBottom, timelineTop, lh int
 }
 
-func newOverlay() *overlay { return &overlay{hovered: -1} }
+func newOverlay() *overlay {
+	return &overlay{hovered: -1, budget: budgetMS, scale: 3 * budgetMS, view: tlView{filter: -1, dragX: -1}}
+}
 
-// record takes the last step's sample for the graph: the step's time and
-// frame, the wall time between the last two Draws (rendering included;
-// Ebiten runs several steps a frame when frames are slow).
-func (o *overlay) record(g *game.Game, frame time.Duration) {
+// record takes the last step's sample for the graph and keeps its
+// timeline in the history: the step's time, the frame it ran in (the
+// time between the last two Draws, rendering included; Ebiten runs
+// several steps a frame when frames are slow), and whether a GC cycle
+// ended during it.
+func (o *overlay) record(g *game.Game, frame float32, gc bool) {
 	st := g.Engine().Timings().Last()
-	o.graph[o.head] = struct{ step, wall float32 }{ms(st.Total), ms(frame)}
+	o.graph[o.head] = graphSample{step: ms(st.Total), frame: frame, gc: gc}
+	o.hist[o.head].copyFrom(st, gc)
 	o.head = (o.head + 1) % graphLen
 }
 
 // capture copies the last step's timeline, unless frozen on an earlier one.
 func (o *overlay) capture(e *engine.Engine, frozen bool) {
-	if st := e.Timings().Last(); (!frozen || o.tl.lanes == 0) && st != nil && len(st.Workers) > 0 {
-		o.tl.copyFrom(st)
+	st := e.Timings().Last()
+	if frozen && o.tl.lanes > 0 || st == nil || len(st.Workers) == 0 {
+		return
 	}
+	if last := &o.hist[(o.head+graphLen-1)%graphLen]; last.step == st.Step && last.lanes > 0 {
+		o.tl.copyTimeline(last)
+	} else {
+		o.tl.copyFrom(st, false)
+	}
+}
+
+// open shows the timeline of the graph's bar col (0 is the oldest) and
+// reports whether that step is kept; the caller freezes the timeline.
+func (o *overlay) open(col int) bool {
+	h := &o.hist[(o.head+col)%graphLen]
+	if h.lanes == 0 {
+		return false
+	}
+	o.tl.copyTimeline(h)
+	o.view.from, o.view.to = 0, 0
+	o.refresh = 0
+	return true
 }
 
 func ms(d time.Duration) float32 { return float32(d.Seconds() * 1000) }
 
-// texts rebuilds the numbers' texts from the window's summary.
+// graphScale is the graph's full height in ms: the larger of twice the
+// budget and the window's p95 step and frame, rounded up to 25, 50, 100,
+// 250, ... so that both the bars and the frame line stay readable.
+func (o *overlay) graphScale() float32 {
+	var steps, frames [graphLen]float32
+	for i := range o.graph {
+		steps[i], frames[i] = o.graph[i].step, o.graph[i].frame
+	}
+	slices.Sort(steps[:])
+	slices.Sort(frames[:])
+	top := max(2*o.budget, steps[graphLen*95/100], frames[graphLen*95/100])
+	for s := float32(10); ; s *= 10 {
+		for _, m := range [...]float32{2.5, 5, 10} {
+			if top <= s*m {
+				return s * m
+			}
+		}
+	}
+}
+
+// texts rebuilds the numbers' texts from the window's summary and the
+// frames' medians.
 func (o *overlay) texts(w *window, fps, tps float64) {
 	e := w.g.Engine()
 	sum := e.Timings().Summary()
+	f := w.fr.medians()
+	o.frame = f
+	m := &w.fr.mem
+	o.top = fmt.Sprintf("frame ms p50 %.1f = update %.1f + draw %.1f + overlay %.1f + GC %.2f + present/wait %.1f   FPS %.1f   %d sprites, %d draw calls   heap %.0f MB",
+		f.frame, f.update, f.draw, f.overlay, f.gc, f.rest(), fps, f.sprites, f.calls, float64(m.heap)/(1<<20))
 	mode := "parallel"
 	if e.Workers() == 0 {
 		mode = "serial"
@@ -175,27 +222,64 @@ func (o *overlay) texts(w *window, fps, tps float64) {
 	if e.Checks() {
 		safety = "on"
 	}
-	o.top = fmt.Sprintf("FPS %4.1f  TPS %4.1f  frame ms p50 %.2f p95 %.2f p99 %.2f  entities %d  visible %d  jobs/frame %.0f  workers %d  %s  safety %s  batch %d",
-		fps, tps, sum.Total.P50, sum.Total.P95, sum.Total.P99, w.g.Len(), w.g.Visible(), sum.Jobs.P50, e.Workers(), mode, safety, e.Batch())
-	o.graphHead = fmt.Sprintf("last %d steps: bars step ms, line frame ms; red %.1f", graphLen, budgetMS)
-	o.sys = o.sys[:0]
-	for i := range sum.Systems {
-		s := &sum.Systems[i]
-		o.sys = append(o.sys, sysRow{name: s.Name, span: s.Span.P50, work: s.Work.P50, ents: s.Entities.P50,
-			text: fmt.Sprintf("%6.2f %6.2f ms %6.0f", s.Span.P50, s.Work.P50, s.Entities.P50)})
-	}
-	o.sysHead = "systems, in order   span / work (p50)       span   work    entities"
+	_, landings := w.g.Landings()
+	o.top2 = fmt.Sprintf("step ms p50 %.2f p95 %.2f p99 %.2f   TPS %.1f   entities %d  visible %d  landings %d  jobs/step %.0f  workers %d %s  safety %s  batch %d   allocs/step %d  GC pauses %d (longest <= %.2f ms)",
+		sum.Total.P50, sum.Total.P95, sum.Total.P99, tps, w.g.Len(), w.g.Visible(), landings, sum.Jobs.P50, e.Workers(), mode, safety, e.Batch(), m.stepAllocs, m.pauses, m.longest*1e3)
+	o.scale = o.graphScale()
+	o.graphHead = fmt.Sprintf("steps: bars step, line frame ms (0-%.0f); red %.1f; magenta GC", o.scale, o.budget)
+	o.frameText = fmt.Sprintf("frame p50 %.1f ms: update, draw, overlay, GC, present/wait", f.frame)
+	o.systemRows(sum)
 	o.predHead = fmt.Sprintf("parallelism %.2f (work/span); predicted step:", sum.Parallelism.P50)
 	for i, p := range engine.PredictParticipants() {
 		o.pred[i] = sum.Predicted[i].P50
 		o.predText[i] = fmt.Sprintf("%2d threads %6.2f ms", p, o.pred[i])
 	}
+	o.tlHead = o.timelineHead(w.ctl.Frozen)
+}
+
+// systemRows makes a row per system, each followed by its markers' and
+// counters' rows.
+func (o *overlay) systemRows(sum *engine.Summary) {
+	o.sys = o.sys[:0]
+	for i := range sum.Systems {
+		s := &sum.Systems[i]
+		o.sys = append(o.sys, sysRow{name: s.Name, sys: int32(i), span: s.Span.P50, work: s.Work.P50, ents: s.Entities.P50,
+			text: fmt.Sprintf("%6.2f %6.2f ms %6.0f", s.Span.P50, s.Work.P50, s.Entities.P50)})
+		for _, m := range sum.Markers {
+			if int(m.System) == i {
+				o.sys = append(o.sys, sysRow{name: "  " + m.Name[len(s.Name)+1:], sys: -1, work: m.Time.P50,
+					text: fmt.Sprintf("       %6.2f ms %4.0f spans", m.Time.P50, m.Calls.P50)})
+			}
+		}
+		for _, n := range sum.Counters {
+			if int(n.System) == i {
+				o.sys = append(o.sys, sysRow{name: "  " + n.Name[len(s.Name)+1:], sys: -1,
+					text: fmt.Sprintf("       %6.0f /step (p99 %.0f)", n.Value.P50, n.Value.P99)})
+			}
+		}
+	}
+	o.sysHead = "systems (click: filter)  span / work p50    span   work    entities"
+}
+
+// timelineHead is the timeline's title: its step, state, view and path.
+func (o *overlay) timelineHead(frozen bool) string {
 	state := "live (F freezes)"
-	if w.ctl.Frozen {
+	if frozen {
 		state = "FROZEN (F thaws)"
 	}
-	o.tlHead = fmt.Sprintf("step %d timeline, %s: owner + %d workers, %d jobs, span %.2f ms, critical path %.2f ms in %d jobs (bright, yellow)",
-		o.tl.step, state, o.tl.lanes-1, o.tl.jobs, ms(o.tl.span), ms(o.tl.path), o.tl.pathLen)
+	view := ""
+	if o.view.to > o.view.from {
+		view = fmt.Sprintf(", zoomed to %.3f-%.3f ms (right-click: all)", float64(o.view.from)/1e6, float64(o.view.to)/1e6)
+	}
+	if f := o.view.filter; f >= 0 && int(f) < len(o.tl.names) {
+		view += ", only " + o.tl.names[f]
+	}
+	gc := ""
+	if o.tl.gc {
+		gc = ", GC cycle ended in this step (magenta)"
+	}
+	return fmt.Sprintf("step %d timeline, %s: %.2f ms, owner + %d workers, %d jobs, critical path %.2f ms in %d jobs (yellow)%s%s",
+		o.tl.step, state, ms(o.tl.total), o.tl.lanes-1, o.tl.jobs, ms(o.tl.path), o.tl.pathLen, view, gc)
 }
 
 // laneH is a timeline lane's height for n lanes: 16 lanes fit.
@@ -213,11 +297,21 @@ func (o *overlay) covers(x, y int) bool {
 // layout places the panels for the current texts and timeline.
 func (o *overlay) layout(sh int) {
 	o.graphY = topH + 2 + lineH
-	o.sysY = o.graphY + graphH + 6
-	o.predY = o.sysY + lineH + len(o.sys)*rowH + 4
+	o.frameY = o.graphY + graphH + 4
+	o.sysY = o.frameY + frameRowH + 2
+	y := o.sysY + lineH
+	for i := range o.sys {
+		o.sys[i].y = y
+		if o.sys[i].sys >= 0 {
+			y += rowH
+		} else {
+			y += subRowH
+		}
+	}
+	o.predY = y + 4
 	o.panelBottom = o.predY + lineH + len(o.pred)*predH + 4
 	o.lh = laneH(o.tl.lanes)
-	o.timelineTop = sh - helpH - lineH - o.tl.lanes*o.lh - 6
+	o.timelineTop = sh - helpH - 2*lineH - o.tl.lanes*o.lh - 6 // the title, the lanes, the ms axis
 }
 
 // draw draws the overlay onto screen, repainting the cache when due.
@@ -271,28 +365,34 @@ func (o *overlay) paint(b image.Rectangle) {
 	}
 	s.rect(8, float32(o.graphY), graphLen, graphH, colLane)
 	o.paintGraph(s)
-	o.paintSystems(s, o.sysY+lineH)
+	o.paintFrame(s)
+	o.paintSystems(s)
 	o.paintPrediction(s, o.predY+lineH)
 	o.paintTimeline(s, b.Dx())
 	s.flush()
 	o.paintFrameLine(c)
 
-	ebitenutil.DebugPrintAt(c, o.top, 4, 1)
-	ebitenutil.DebugPrintAt(c, o.graphHead, 6, topH+2)
-	ebitenutil.DebugPrintAt(c, o.sysHead, 6, o.sysY)
+	print := func(text string, x, y int) { ebitenutil.DebugPrintAt(c, text, x, y) }
+	print(o.top, 4, 1)
+	print(o.top2, 4, lineH+1)
+	print(o.graphHead, 6, topH+2)
+	print(o.frameText, 6, o.frameY)
+	print(o.sysHead, 6, o.sysY)
 	for i := range o.sys {
-		ebitenutil.DebugPrintAt(c, o.sys[i].name, 6, o.sysY+lineH+i*rowH)
-		ebitenutil.DebugPrintAt(c, o.sys[i].text, 232, o.sysY+lineH+i*rowH)
+		dy := 0
+		if o.sys[i].sys < 0 {
+			dy = -2
+		}
+		print(o.sys[i].name, 6, o.sys[i].y+dy)
+		print(o.sys[i].text, 232, o.sys[i].y+dy)
 	}
-	ebitenutil.DebugPrintAt(c, o.predHead, 6, o.predY)
+	print(o.predHead, 6, o.predY)
 	for i := range o.predText {
-		ebitenutil.DebugPrintAt(c, o.predText[i], 6, o.predY+lineH+i*predH-2)
+		print(o.predText[i], 6, o.predY+lineH+i*predH-2)
 	}
-	ebitenutil.DebugPrintAt(c, o.tlHead, 6, o.timelineTop)
-	for l := range o.tl.lanes {
-		ebitenutil.DebugPrintAt(c, laneName(l), 6, o.timelineTop+lineH+l*o.lh+(o.lh-lineH)/2)
-	}
-	ebitenutil.DebugPrintAt(c, helpLine, 6, b.Dy()-helpH+1)
+	print(o.tlHead, 6, o.timelineTop)
+	o.timelineLabels(print, b.Dx())
+	print(helpLine, 6, b.Dy()-helpH+1)
 }
 
 // laneNames are the lanes' labels: the owner, then the workers.
@@ -311,36 +411,50 @@ func laneName(l int) string {
 	return "w?"
 }
 
-// paintGraph adds the frame-time bars, one pixel a step, oldest left, and
-// the budget line a third of the way up; longer frames are clipped.
+// paintGraph adds the step-time bars, one pixel a step, oldest left, a
+// GC tick over the steps a GC cycle ended in, and the budget line; longer
+// steps are clipped to the scale.
 func (o *overlay) paintGraph(s *shapes) {
-	top := o.graphTop()
+	top := o.scale
 	x0, base := float32(8), float32(o.graphY+graphH)
 	for i := range graphLen {
-		v := o.graph[(o.head+i)%graphLen].step
+		g := &o.graph[(o.head+i)%graphLen]
 		c := colStep
-		if v > budgetMS {
+		if g.step > o.budget {
 			c = colOver
 		}
-		h := min(v/top, 1) * graphH
+		h := min(g.step/top, 1) * graphH
 		s.rect(x0+float32(i), base-h, 1, h, c)
+		if g.gc {
+			s.rect(x0+float32(i), float32(o.graphY), 1, 6, colGC)
+		}
 	}
-	s.rect(x0, base-float32(budgetMS/top*graphH), graphLen, 1, colBudget)
+	s.rect(x0, base-min(o.budget/top, 1)*graphH, graphLen, 1, colBudget)
 }
 
-// graphTop is the graph's full scale, in ms: fixed, so that the first
-// steps' warm-up does not squash it, and three budgets, so that frames of
-// software GL (Xvfb: 30 to 50 ms) still show.
-func (o *overlay) graphTop() float32 { return 3 * budgetMS }
+// paintFrame adds the frame's median breakdown as one stacked bar:
+// update, draw, overlay, GC, present and wait, in that order.
+func (o *overlay) paintFrame(s *shapes) {
+	f := &o.frame
+	if f.frame <= 0 {
+		return
+	}
+	x, y, w := float32(8), float32(o.frameY+lineH), float32(graphLen)
+	for i, part := range [...]float32{f.update, f.draw, f.overlay, f.gc, f.rest()} {
+		pw := min(part/f.frame*w, 8+w-x)
+		s.rect(x, y, pw, 8, colParts[i])
+		x += pw
+	}
+}
 
 // paintFrameLine strokes the wall time between Draws over the bars, with
 // Ebiten's vector package, into reused vertex buffers.
 func (o *overlay) paintFrameLine(dst *ebiten.Image) {
-	top := o.graphTop()
+	top := o.scale
 	var line vector.Path // a new one each time: v2.8's Path has no Reset
 	x0, base := float32(8), float32(o.graphY+graphH)
 	for i := range graphLen {
-		v := o.graph[(o.head+i)%graphLen].wall
+		v := o.graph[(o.head+i)%graphLen].frame
 		py := base - min(v/top, 1)*graphH
 		if i == 0 {
 			line.MoveTo(x0, py)
@@ -357,9 +471,10 @@ func (o *overlay) paintFrameLine(dst *ebiten.Image) {
 	dst.DrawTriangles(o.lineVs, o.lineIs, white, &ebiten.DrawTrianglesOptions{AntiAlias: true})
 }
 
-// paintSystems adds each system's span bar over its work bar, both
-// scaled to the largest.
-func (o *overlay) paintSystems(s *shapes, y int) {
+// paintSystems adds each system's span bar over its work bar, and each
+// marker's time bar, all scaled to the largest; the filtered system's row
+// is outlined.
+func (o *overlay) paintSystems(s *shapes) {
 	scale := 0.0
 	for i := range o.sys {
 		scale = max(scale, o.sys[i].work, o.sys[i].span)
@@ -367,12 +482,21 @@ func (o *overlay) paintSystems(s *shapes, y int) {
 	const x0, wmax = 90, 136
 	for i := range o.sys {
 		r := &o.sys[i]
-		c := systemColor(int32(i))
-		ry := float32(y + i*rowH)
+		ry := float32(r.y)
+		if r.sys < 0 {
+			if r.work > 0 && scale > 0 {
+				s.rect(x0, ry+4, float32(r.work/scale*wmax)+1, 4, colMarker)
+			}
+			continue
+		}
+		c := systemColor(r.sys)
 		s.rect(x0, ry+2, wmax, 13, colLane)
 		if scale > 0 {
 			s.rect(x0, ry+3, float32(r.span/scale*wmax)+1, 5, c)
 			s.rect(x0, ry+9, float32(r.work/scale*wmax)+1, 5, c.scaled(0.6))
+		}
+		if r.sys == o.view.filter {
+			s.frame(2, ry, panelW-4, rowH, 1, colText)
 		}
 	}
 }
@@ -386,51 +510,6 @@ func (o *overlay) paintPrediction(s *shapes, y int) {
 	}
 }
 
-// box is slice i's box in the timeline; the timeline spans width pixels
-// of the screen from laneLabelW.
-func (o *overlay) box(i int, width float32) (x, y, w, h float32) {
-	sl := &o.tl.slices[i]
-	end := float32(max(o.tl.end, 1))
-	x = laneLabelW + float32(sl.Start)/end*width
-	w = max(float32(sl.End-sl.Start)/end*width, 1)
-	return x, float32(o.timelineTop + lineH + int(sl.Worker)*o.lh), w, float32(o.lh - 1)
-}
-
-func tlWidth(sw int) float32 { return float32(sw - laneLabelW - 8) }
-
-// paintTimeline adds the lanes, millisecond ticks and a box per job:
-// coloured by system, bright with a yellow foot on the critical path,
-// dimmed elsewhere.
-func (o *overlay) paintTimeline(s *shapes, sw int) {
-	y, width := float32(o.timelineTop+lineH), tlWidth(sw)
-	for l := range o.tl.lanes {
-		s.rect(laneLabelW, y+float32(l*o.lh), width, float32(o.lh-1), colLane)
-	}
-	end := float32(max(o.tl.end, 1)) / 1e6 // ms
-	// A tick every 0.1, 0.2, 0.5, 1, 2, 5, ... ms: at most 10.
-	tick := float32(0.1)
-	for _, t := range [...]float32{0.2, 0.5, 1, 2, 5, 10, 20, 50} {
-		if end/tick > 10 {
-			tick = t
-		}
-	}
-	for t := float32(0); t <= end; t += tick {
-		s.rect(laneLabelW+t/end*width, y, 1, float32(o.tl.lanes*o.lh), colGrid)
-	}
-	for i := range o.tl.slices {
-		sl := &o.tl.slices[i]
-		bx, by, bw, bh := o.box(i, width)
-		c := systemColor(sl.System)
-		if !sl.Critical {
-			c = c.scaled(0.55)
-		}
-		s.rect(bx, by, bw, bh, c)
-		if sl.Critical {
-			s.rect(bx, by+bh-2, bw, 2, colCritical)
-		}
-	}
-}
-
 // hover finds the box under the cursor (mx, my) and outlines it.
 func (o *overlay) hover(s *shapes, sw, mx, my int) {
 	o.hovered = -1
@@ -438,12 +517,20 @@ func (o *overlay) hover(s *shapes, sw, mx, my int) {
 		return
 	}
 	fx, fy, width := float32(mx), float32(my), tlWidth(sw)
+	in := func(bx, by, bw, bh float32) bool { return fx >= bx && fx < bx+max(bw, 2) && fy >= by && fy < by+bh+1 }
+	var hx, hy, hw, hh float32
 	for i := range o.tl.slices {
-		bx, by, bw, bh := o.box(i, width)
-		if fx >= bx && fx < bx+max(bw, 2) && fy >= by && fy < by+bh+1 {
-			o.hovered = i
-			s.frame(bx, by, bw, bh, 1, colText)
+		if bx, by, bw, bh, ok := o.box(i, width); ok && in(bx, by, bw, bh) {
+			o.hovered, hx, hy, hw, hh = i, bx, by, bw, bh
 		}
+	}
+	for i := range o.tl.marks { // inside the jobs' boxes: they win
+		if bx, by, bw, bh, ok := o.markBox(i, width); ok && in(bx, by, bw, bh) {
+			o.hovered, hx, hy, hw, hh = len(o.tl.slices)+i, bx, by, bw, bh
+		}
+	}
+	if o.hovered >= 0 {
+		s.frame(hx, hy, hw, hh, 1, colText)
 	}
 }
 
@@ -451,6 +538,13 @@ func (o *overlay) hover(s *shapes, sw, mx, my int) {
 // the step changes.
 func (o *overlay) hoverLabel() string {
 	if o.hoverStep == o.tl.step && o.hoverText != "" && o.hovered == o.hoveredText {
+		return o.hoverText
+	}
+	o.hoverStep, o.hoveredText = o.tl.step, o.hovered
+	if i := o.hovered - len(o.tl.slices); i >= 0 {
+		m := &o.tl.marks[i]
+		o.hoverText = fmt.Sprintf("marker %s, nesting %d\n%s, start %.3f ms, duration %.3f ms",
+			o.tl.markers[m.Marker], m.Depth, laneName(int(m.Worker)), float64(m.Start)/1e6, float64(m.End-m.Start)/1e6)
 		return o.hoverText
 	}
 	sl := &o.tl.slices[o.hovered]
@@ -464,7 +558,6 @@ func (o *overlay) hoverLabel() string {
 	}
 	o.hoverText = fmt.Sprintf("%s: %s chunk %d, %d entities\n%s, start %.3f ms, duration %.3f ms%s",
 		name, sl.Label, sl.Chunk, sl.Rows, laneName(int(sl.Worker)), float64(sl.Start)/1e6, float64(sl.End-sl.Start)/1e6, crit)
-	o.hoverStep, o.hoveredText = o.tl.step, o.hovered
 	return o.hoverText
 }
 

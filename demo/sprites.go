@@ -27,6 +27,8 @@ type sprites struct {
 	is     []uint16
 	op     ebiten.DrawTrianglesOptions
 	back   shapes // the world's backdrop
+	calls  int    // draw calls of the last draw (fill, backdrop, sprite batches)
+	drawn  int    // sprites of the last draw
 }
 
 func newSprites() (*sprites, error) {
@@ -66,6 +68,7 @@ var (
 // backdrop is one clear and the margins outside the world.
 func (s *sprites) draw(screen *ebiten.Image, snap *engine.Snapshot, cam engine.Camera, worldW, worldH float64) {
 	screen.Fill(colWorldFill)
+	s.calls, s.drawn = 1, 0
 	if cam.Zoom <= 0 || snap.Step == 0 {
 		return // no step yet
 	}
@@ -82,6 +85,8 @@ func (s *sprites) draw(screen *ebiten.Image, snap *engine.Snapshot, cam engine.C
 	s.back.rect(min(x1, sw), 0, max(sw-x1, 0), sh, colVoid) // right
 	s.back.frame(x0-2, y0-2, x1-x0+4, y1-y0+4, 2, colEdge)
 	s.back.flush()
+	s.calls++
+	s.drawn = len(snap.Items)
 
 	s.vs = s.vs[:0]
 	for i := range snap.Items {
@@ -113,4 +118,5 @@ func (s *sprites) flush(screen *ebiten.Image) {
 	}
 	screen.DrawTriangles(s.vs, s.is[:len(s.vs)/4*6], s.atlas, &s.op)
 	s.vs = s.vs[:0]
+	s.calls++
 }

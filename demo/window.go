@@ -14,30 +14,32 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
-	"github.com/weft-engine/weft/demo/game"
+	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
-	"github.com/weft-engine/weft/jobs"
 )
 
-// stats are what a run measured, printed with -frames and checked by the
+// stats are what a run measured, printed with -steps and checked by the
 // tests.
 type stats struct {
-	Frames   int     // fixed steps run
+	Steps    int     // fixed steps run
 	Entities int     // alive at the end
 	Visible  int     // drawn in the last frame
 	Lanes    int     // timeline lanes the overlay drew last
 	TPS, FPS float64 // ebiten.ActualTPS and ActualFPS, averaged over the run after the first second
 	MinTPS   float64 // the lowest one-second ActualTPS after the first second
 	Wall     time.Duration
+
+	parts frameSample // the frames' medians at the end
+	ov    *overlay    // the overlay at the end, for the tests to read
 }
 
 func (s stats) String() string {
-	return fmt.Sprintf("frames %d, entities %d, visible %d, lanes %d, tps %.1f (min %.1f), fps %.1f, wall %.1f s",
-		s.Frames, s.Entities, s.Visible, s.Lanes, s.TPS, s.MinTPS, s.FPS, s.Wall.Seconds())
+	return fmt.Sprintf("steps %d, entities %d, visible %d, lanes %d, tps %.1f (min %.1f), fps %.1f, wall %.1f s",
+		s.Steps, s.Entities, s.Visible, s.Lanes, s.TPS, s.MinTPS, s.FPS, s.Wall.Seconds())
 }
 
 // play opens the window and runs the game until it is closed, Esc is
-// pressed, or o.frames steps ran. Ebiten allows one RunGame a process.
+// pressed, or o.steps steps ran. Ebiten allows one RunGame a process.
 func play(o options, log io.Writer) (st stats, err error) {
 	cfg := o.Config
 	cfg.Seed = 1
@@ -59,6 +61,7 @@ func play(o options, log io.Writer) (st stats, err error) {
 	err = ebiten.RunGame(w)
 	w.st.Wall = time.Since(start)
 	w.st.Entities, w.st.Visible, w.st.Lanes = g.Len(), len(g.Engine().Snapshot().Items), w.ov.tl.lanes
+	w.st.parts, w.st.ov = w.fr.medians(), w.ov
 	if w.rates > 0 {
 		w.st.TPS, w.st.FPS = w.sumTPS/float64(w.rates), w.sumFPS/float64(w.rates)
 	} else {
@@ -82,11 +85,11 @@ type window struct {
 	st  stats
 	err error // from Draw, which cannot return one
 
-	lastDraw       time.Time     // the previous Draw
-	frame          time.Duration // between the last two Draws
+	fr             frames // the frames' breakdown and memory
 	updates, rates int
 	sumTPS, sumFPS float64
 	shot           bool // the last frame is drawn (and saved, with -screenshot)
+	overBudget     bool // a step went over -budget
 }
 
 func newWindow(g *game.Game, o options, log io.Writer) (*window, error) {
@@ -95,6 +98,9 @@ func newWindow(g *game.Game, o options, log io.Writer) (*window, error) {
 		return nil, err
 	}
 	w := &window{g: g, o: o, log: log, ctl: game.NewControls(g.Engine()), ov: newOverlay(), spr: spr, tr: tracer{dir: o.tracedir, log: log}}
+	if o.budget > 0 {
+		w.ov.budget = ms(o.budget)
+	}
 	w.ctl.Overlay = !o.noOverlay
 	return w, nil
 }
@@ -138,8 +144,29 @@ func (w *window) readInput() game.Input {
 	}
 	_, in.Wheel = ebiten.Wheel()
 	mx, my := ebiten.CursorPosition()
-	w.ptr.Update(float64(mx), float64(my), ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft), w.ctl.Overlay && w.ov.covers(mx, my), &in)
+	over := w.ctl.Overlay && (w.ov.covers(mx, my) || w.ov.view.dragX >= 0) // a timeline drag goes on off it
+	if over {
+		w.overlayInput(mx, my, &in)
+	}
+	w.ptr.Update(float64(mx), float64(my), ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft), over, &in)
 	return in
+}
+
+// overlayInput is the pointer over the overlay: a click on the graph opens
+// that step's timeline, frozen; a click on a system filters the timeline;
+// the wheel and dragging zoom and pan the timeline (not the camera), and
+// a right click shows all of it again.
+func (w *window) overlayInput(mx, my int, in *game.Input) {
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) && w.ov.clickAt(mx, my) {
+		w.ctl.Frozen = true
+	}
+	if w.ov.zoomAt(mx, my, in.Wheel) {
+		in.Wheel = 0
+	}
+	w.ov.dragAt(mx, my, ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft))
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight) && w.ov.onTimeline(mx, my) {
+		w.ov.wholeStep()
+	}
 }
 
 // Update runs once a tick (60 a second): input, settings, then one fixed
@@ -147,6 +174,7 @@ func (w *window) readInput() game.Input {
 // more often, so one engine.Tick an Update is the fixed step; engine.Step
 // with the wall-clock interval would catch up a second time.
 func (w *window) Update() error {
+	defer w.fr.addUpdate(time.Now())
 	switch {
 	case w.err != nil:
 		return w.err
@@ -169,16 +197,37 @@ func (w *window) Update() error {
 	if act.Trace {
 		w.tr.start(e)
 	}
-	if w.o.frames > 0 && w.st.Frames >= w.o.frames || !w.ctl.Runs(act) {
+	if w.o.steps > 0 && w.st.Steps >= w.o.steps || !w.ctl.Runs(act) {
 		return nil // done, waiting for Draw to finish the last frame; or paused
 	}
-	if err := w.g.Tick(); err != nil {
+	w.fr.mem.stepBegin()
+	err := w.g.Tick()
+	w.fr.mem.stepEnd()
+	if err != nil {
 		return err
 	}
-	w.st.Frames++
-	w.tr.add(e)
-	w.ov.record(w.g, w.frame)
+	w.stepped(e)
 	return nil
+}
+
+// budgetWarmup is the steps -budget lets pass at the start: the first
+// ones start the pool and grow the buffers, and are always slow.
+const budgetWarmup = 60
+
+// stepped records the step just run: the trace in progress, the graph and
+// the history, and with -budget the first step over it after the warm-up,
+// which the timeline freezes on and a trace of its own keeps.
+func (w *window) stepped(e *engine.Engine) {
+	w.st.Steps++
+	w.tr.add(e)
+	w.ov.record(w.g, w.fr.last.frame, w.fr.mem.stepGC)
+	st := e.Timings().Last()
+	if w.o.budget <= 0 || w.overBudget || st.Step <= budgetWarmup || st.Total <= w.o.budget {
+		return
+	}
+	w.overBudget = true
+	w.ctl.Frozen = w.ov.open(graphLen - 1) // the newest bar
+	w.tr.spike(e, fmt.Sprintf("step %d took %.2f ms, over the %v budget: the timeline is frozen on it (F thaws)", st.Step, ms(st.Total), w.o.budget))
 }
 
 // sampleRates adds the actual TPS and FPS to the run's averages once a
@@ -196,15 +245,16 @@ func (w *window) sampleRates() {
 }
 
 // Draw renders the snapshot, then the overlay; after the last frame of a
-// -frames run it saves the screen and lets Update end the game.
+// -steps run it saves the screen and lets Update end the game.
 func (w *window) Draw(screen *ebiten.Image) {
-	if now := time.Now(); !w.lastDraw.IsZero() {
-		w.frame, w.lastDraw = now.Sub(w.lastDraw), now
-	} else {
-		w.lastDraw = now
-	}
+	start := time.Now()
+	w.fr.begin(start)
 	e := w.g.Engine()
 	w.spr.draw(screen, e.Snapshot(), *e.Camera(), w.g.Width, w.g.Height)
+	w.fr.cur.calls, w.fr.cur.sprites = w.spr.calls, w.spr.drawn
+	ov := time.Now()
+	w.fr.cur.draw = ms(ov.Sub(start))
+	defer w.fr.addOverlay(ov)
 	if w.ctl.Overlay {
 		w.ov.draw(screen, w, ebiten.ActualFPS(), ebiten.ActualTPS())
 	} else {
@@ -215,7 +265,7 @@ func (w *window) Draw(screen *ebiten.Image) {
 	if w.ctl.Help {
 		w.ov.drawHelp(screen)
 	}
-	if w.o.frames > 0 && w.st.Frames >= w.o.frames && !w.shot {
+	if w.o.steps > 0 && w.st.Steps >= w.o.steps && !w.shot {
 		w.shot = true
 		if w.o.screenshot != "" {
 			if err := saveScreen(screen, w.o.screenshot); err != nil {
@@ -247,19 +297,25 @@ func saveScreen(screen *ebiten.Image, path string) error {
 // tracer gathers the job traces of TraceFrames steps and writes them as
 // one Chrome trace file. Executed only by the owner.
 type tracer struct {
-	dir    string
-	log    io.Writer
-	events []jobs.Event // reused between traces
-	left   int          // steps still to gather
-	steps  int          // steps gathered
-	pool   int          // the worker count the trace began with
-	path   string       // the last file written
-	msg    string       // its path, or the error, for the screen
+	dir       string
+	log       io.Writer
+	trace     engine.Trace  // reused between traces
+	left      int           // steps still to gather
+	steps     int           // steps gathered
+	pool      int           // the worker count the trace began with
+	path      string        // the last file written
+	msg       string        // its path, or the error, for the screen
+	shown     int           // frames the finished trace's message has been on screen
+	one       engine.Trace  // a spike's
+	spikePath string        // the last spike's trace file
+	img       *ebiten.Image // msg, painted on its band
+	imgMsg    string        // the msg img shows
 }
 
 func (t *tracer) start(e *engine.Engine) {
-	t.events, t.left, t.steps, t.pool = t.events[:0], game.TraceFrames, 0, e.Workers()
-	t.msg = fmt.Sprintf("tracing the next %d steps...", game.TraceFrames)
+	t.trace.Reset()
+	t.left, t.steps, t.pool = game.TraceFrames, 0, e.Workers()
+	t.say(fmt.Sprintf("tracing the next %d steps...", game.TraceFrames))
 }
 
 // add gathers the last step's trace; after the last one it writes the
@@ -273,7 +329,7 @@ func (t *tracer) add(e *engine.Engine) {
 	// Settings apply before the step, so the step just run used e.Workers().
 	cut := e.Workers() != t.pool
 	if !cut {
-		t.events = e.AppendTrace(t.events)
+		t.trace.Add(e)
 		t.steps++
 		if t.left--; t.left > 0 {
 			return
@@ -281,28 +337,90 @@ func (t *tracer) add(e *engine.Engine) {
 	}
 	t.left = 0
 	if t.steps == 0 {
-		t.msg = "trace cancelled: the worker count changed before its first step"
+		t.say("trace cancelled: the worker count changed before its first step")
 		fmt.Fprintln(t.log, "demo:", t.msg)
 		return
 	}
 	path := filepath.Join(t.dir, fmt.Sprintf("weft-trace-%s.json", time.Now().Format("20060102-150405.000")))
 	if err := t.write(path); err != nil {
-		t.msg = "trace failed: " + err.Error()
+		t.say("trace failed: " + err.Error())
 	} else {
 		t.path = path
-		t.msg = fmt.Sprintf("trace of %d steps written to %s (open it in ui.perfetto.dev)", t.steps, path)
+		msg := fmt.Sprintf("trace of %d steps written to %s (open it in ui.perfetto.dev)", t.steps, path)
 		if cut {
-			t.msg += "; cut short: the worker count changed"
+			msg += "; cut short: the worker count changed"
 		}
+		t.say(msg)
 	}
 	fmt.Fprintln(t.log, "demo:", t.msg)
 }
 
-// draw shows the trace's progress or its file, under the top line.
-func (t *tracer) draw(screen *ebiten.Image) {
-	if t.msg != "" {
-		ebitenutil.DebugPrintAt(screen, t.msg, panelW+12, topH+lineH+2)
+// spike writes a trace of e's last step alone, and says why with its path.
+// A trace in progress goes on: the spike's step is in it too.
+func (t *tracer) spike(e *engine.Engine, why string) {
+	t.one.Reset()
+	t.one.Add(e)
+	path := filepath.Join(t.dir, fmt.Sprintf("weft-spike-step-%d-%s.json", e.Time().Step, time.Now().Format("20060102-150405.000")))
+	f, err := os.Create(path)
+	if err == nil {
+		err = errors.Join(t.one.Write(f), f.Close())
 	}
+	if err != nil {
+		t.say(why + "; its trace failed: " + err.Error())
+	} else {
+		t.spikePath = path
+		t.say(why + "; its trace: " + path)
+	}
+	fmt.Fprintln(t.log, "demo:", t.msg)
+}
+
+// The trace's message stays on screen for msgFrames frames once the
+// trace is done, fading out over the last fadeFrames.
+const msgFrames, fadeFrames = 360, 90
+
+// say puts msg on screen, from full opacity.
+func (t *tracer) say(msg string) { t.msg, t.shown = msg, 0 }
+
+// alpha is the message's opacity this frame: full while tracing and for a
+// while after, then fading to 0.
+func (t *tracer) alpha() float32 {
+	if t.msg == "" || t.left > 0 {
+		return min(float32(len(t.msg)), 1)
+	}
+	return min(1, max(0, float32(msgFrames-t.shown)/fadeFrames))
+}
+
+// frame is this frame's alpha, counting the frames a finished trace's
+// message was shown.
+func (t *tracer) frame() float32 {
+	a := t.alpha()
+	if a > 0 && t.left == 0 {
+		t.shown++
+	}
+	return a
+}
+
+// draw shows the trace's progress or its file under the top line, on a
+// dark band so that it reads over the sprites, and counts the frames it
+// was shown. Its text is painted into an image once per message.
+func (t *tracer) draw(screen *ebiten.Image) {
+	a := t.frame()
+	if a <= 0 {
+		return
+	}
+	if t.img == nil || t.imgMsg != t.msg {
+		if t.img != nil {
+			t.img.Deallocate()
+		}
+		t.img = ebiten.NewImage(len(t.msg)*charW+8, lineH+2)
+		t.img.Fill(colPanel.color())
+		ebitenutil.DebugPrintAt(t.img, t.msg, 4, 0)
+		t.imgMsg = t.msg
+	}
+	var op ebiten.DrawImageOptions
+	op.GeoM.Translate(panelW+8, topH+lineH+2)
+	op.ColorScale.ScaleAlpha(a)
+	screen.DrawImage(t.img, &op)
 }
 
 func (t *tracer) write(path string) error {
@@ -310,5 +428,5 @@ func (t *tracer) write(path string) error {
 	if err != nil {
 		return err
 	}
-	return errors.Join(jobs.WriteChromeTrace(f, t.events), f.Close())
+	return errors.Join(t.trace.Write(f), f.Close())
 }

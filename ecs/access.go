@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"unsafe"
@@ -24,6 +25,10 @@ type Decl struct {
 	nq     int         // queries built on it
 	bufs   []*Commands // system-level buffers, by job
 	res    []resource  // the resources it declared, checked by Err
+
+	lookups      []safety.Key // the components it declared through lookups
+	emits, reads []safety.Key // event streams it emits and reads
+	emitters     []emitter    // its emissions, sized by its queries
 }
 
 // resource is a declared resource: its type and whether the world has it.
@@ -57,6 +62,14 @@ type declGlue struct{ d *Decl }
 // SetOrder sets the system's rank in command playback: buffers of lower
 // ranks are played first. The engine sets it to the built system order.
 func (g declGlue) SetOrder(order int) { g.d.order = order }
+
+// Lookups appends to dst the components the system declared through
+// lookups (ReadLookup, WriteLookup): it reaches them in any row, not only
+// in its chunk's.
+func (g declGlue) Lookups(dst []safety.Key) []safety.Key { return append(dst, g.d.lookups...) }
+
+// Events are the keys of the event streams the system emits and reads.
+func (g declGlue) Events() (emits, reads []safety.Key) { return g.d.emits, g.d.reads }
 
 // Access is the union of the declarations, for safety.Tracker.
 func (d *Decl) Access() *safety.Access { return &d.access }
@@ -147,6 +160,8 @@ func (r Reader[T]) Column(c *Chunk) []T {
 
 // Column is the chunk's rows of T. Its capacity ends at the chunk's end,
 // so appending cannot reach other rows. Executed only by the job that owns c.
+// A watched component (Changed, Added) is marked written in the chunk's
+// blocks.
 func (w Writer[T]) Column(c *Chunk) []T {
 	return unsafe.Slice((*T)(c.column(&w.t)), c.end-c.start)
 }
@@ -154,8 +169,14 @@ func (w Writer[T]) Column(c *Chunk) []T {
 // ResReader is the token of a declared read of resource T.
 type ResReader[T any] struct{ r ark.Resource[T] }
 
-// ResWriter is the token of a declared write of resource T.
-type ResWriter[T any] struct{ r ark.Resource[T] }
+// ResWriter is the token of a declared write of resource T. A resource is
+// one value for the whole world, so chunk jobs that run at the same time
+// cannot all write it: see Get and In for where a write is allowed, and
+// Reduction for summing chunk results into it.
+type ResWriter[T any] struct {
+	d *Decl
+	r ark.Resource[T]
+}
 
 // ReadRes declares that d's system reads resource T.
 func ReadRes[T any](d *Decl) ResReader[T] {
@@ -168,13 +189,14 @@ func ReadRes[T any](d *Decl) ResReader[T] {
 // WriteRes declares that d's system reads and writes resource T.
 func WriteRes[T any](d *Decl) ResWriter[T] {
 	d.declare(resourceKey[T](d.w), safety.Write)
-	r := ResWriter[T]{ark.NewResource[T](d.w.ark)}
+	r := ResWriter[T]{d, ark.NewResource[T](d.w.ark)}
 	d.res = append(d.res, resource{reflect.TypeFor[T](), r.r.Has})
 	return r
 }
 
 // Get is a copy of the resource (the zero value if it is absent). Any job
-// of the system may call it.
+// of the system may call it; the declaration orders it after the writers
+// of other systems.
 func (r ResReader[T]) Get() T {
 	if p := r.r.Get(); p != nil {
 		return *p
@@ -183,6 +205,41 @@ func (r ResReader[T]) Get() T {
 	return zero
 }
 
-// Get is the resource, nil if it is absent. Any job of the system may call
-// it; the declaration orders it after readers and writers of other systems.
-func (r ResWriter[T]) Get() *T { return r.r.Get() }
+// Get is the resource, nil if it is absent. Executed only by the owner,
+// outside a frame: in a system's Merge, in an exclusive system's Run, or
+// in setup code. Inside a frame (from a job, or from Schedule while other
+// systems' jobs run) it is refused with CodeRacyWrite: the error goes to
+// EndFrame and Get panics with it. A job writes the resource with In, from
+// a pass that runs as one job, or sums into it with a Reduction.
+func (r ResWriter[T]) Get() *T {
+	if r.d.w.inFrame { // written only by the owner while no job runs
+		r.d.w.refuse(errorf(CodeRacyWrite, r.d.name, r.typeName(),
+			"system %q called ResWriter[%s].Get inside a frame, where jobs may run at the same time; in a job, collect per-chunk values with ecs.NewReduction and add them up in Merge, or run the pass as one job (engine Builder.ChunksInOrder) and use In(chunk); on the owner, write it in Merge", r.d.name, r.typeName()))
+	}
+	return r.r.Get()
+}
+
+// In is the resource, nil if it is absent, for the job of chunk c. The
+// pass must run as one job over every chunk in chunk order (JobInOrder,
+// engine Builder.ChunksInOrder), so that no other job of the system writes
+// it at the same time; otherwise In is refused with CodeRacyWrite (the
+// error goes to EndFrame and In panics with it). Executed only by the job
+// that owns c.
+func (r ResWriter[T]) In(c *Chunk) *T {
+	if !c.inOrder || c.q.d != r.d {
+		r.d.w.refuse(errorf(CodeRacyWrite, c.q.d.name, r.typeName(),
+			"system %q wrote resource %s from a chunk job that may run beside other chunk jobs%s; collect per-chunk values with ecs.NewReduction and add them up in Merge, or run the pass as one job with engine Builder.ChunksInOrder",
+			c.q.d.name, r.typeName(), foreign(c, r.d)))
+	}
+	return r.r.Get()
+}
+
+func (r ResWriter[T]) typeName() string { return reflect.TypeFor[T]().String() }
+
+// foreign explains, for a refusal, that chunk c is not of system d.
+func foreign(c *Chunk, d *Decl) string {
+	if c.q.d == d {
+		return ""
+	}
+	return fmt.Sprintf(" (the token is of system %q: use the tokens of the chunk's own system)", d.name)
+}

@@ -107,26 +107,13 @@ func benchChunkIter(b *testing.B, kernel func([]pos, []vel)) {
 			job := jobs.Job{Label: jobs.Label{Name: d.Name()}, Run: body}
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := w.BeginFrame(); err != nil {
-					b.Fatal(err)
-				}
-				n, err := q.Prepare(benchBatch)
-				if err != nil {
-					b.Fatal(err)
-				}
-				h, err := tr.ParallelFor(job, d.Access(), n, 1)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := pool.Wait(h); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := w.EndFrame(); err != nil {
-					b.Fatal(err)
-				}
-				if err := pool.Reset(); err != nil {
-					b.Fatal(err)
-				}
+				benchFrame(b, w, pool, func() (jobs.Handle, error) {
+					n, err := q.Prepare(benchBatch)
+					if err != nil {
+						return jobs.Handle{}, err
+					}
+					return tr.ParallelFor(job, d.Access(), n, 1)
+				})
 				tr.Reset()
 			}
 		})

@@ -17,6 +17,7 @@ type Chunk struct {
 	index, table int
 	start, end   int
 	worker       int
+	inOrder      bool // one job runs every chunk of the pass (JobInOrder)
 }
 
 // Index is the chunk's position among its query's chunks this frame.
@@ -62,6 +63,9 @@ func (c *Chunk) column(t *token) unsafe.Pointer {
 			if t.d != q.d {
 				c.misuse(t, CodeUndeclared)
 			}
+		}
+		if v := q.tables[c.table].vers[i]; v != nil && t.mode == safety.Write {
+			v.mark(c.start, c.end, q.tick)
 		}
 		return unsafe.Add(q.tables[c.table].cols[i], uintptr(c.start)*col.size)
 	}

@@ -2,8 +2,8 @@
 //
 // At build time, on the owner goroutine, each system gets a [Decl] from
 // [World.System], declares its access once through tokens ([Read],
-// [Write], [ReadRes], [WriteRes]) and builds its queries ([NewQuery2] and
-// the other arities) from them. Each frame the owner calls
+// [Write], [ReadRes], [WriteRes], [ReadLookup], [WriteLookup]) and builds
+// its queries ([NewQuery2] and the other arities) from them. Each frame the owner calls
 // [World.BeginFrame], which locks the world against structural change,
 // asks each query to [Query2.Prepare] its chunks (table, start, end) of at
 // most a batch size, and schedules [Query2.Job] over the chunk indices
@@ -14,8 +14,24 @@
 // plays the buffers back ordered by (system order, query, chunk, sequence),
 // so the result never depends on timing.
 //
-// Jobs never touch Ark: the owner takes every table's column slices while
-// preparing chunks, and the guard query keeps them valid until EndFrame.
+// A lookup reaches a component of any entity, from any job: a read
+// lookup is a read of the component over the whole world. What chunks
+// share is written only where no other job of the system runs: a
+// resource through ResWriter.Get on the owner outside a frame, a
+// resource or a write lookup from a job of a pass that runs as one job
+// over every chunk (JobInOrder); sums go through a Reduction, one
+// partial value per chunk, combined on the owner in chunk order.
+//
+// Systems also talk through events ([Emit], [ReadEvents]: per-chunk
+// buffers, read as one slice by the readers; package engine orders readers
+// after emitters and starts each step's streams), and a query can keep only
+// the rows where a component changed ([Changed], [Added]: versions per
+// block of 64 rows of a table, marked by [Writer.Column], commands and
+// structural moves).
+//
+// Jobs touch Ark only to read through lookups: the owner takes every
+// table's column slices while preparing chunks, and the guard query keeps
+// them valid until EndFrame.
 // So filters are queried only on the owner (Ark's first query of a filter
 // is not concurrency-safe), World.IsLocked is never read while jobs run
 // (it is unsynchronised), and at most two Ark queries are open at once,

@@ -16,6 +16,7 @@ const (
 	CodeBadCommand   Code = "WEFT-E006" // commands on dead entities or missing components were skipped
 	CodeBadArgument  Code = "WEFT-E007" // a call out of its order (Prepare outside a frame, ...) or an invalid argument
 	CodeNoResource   Code = "WEFT-E008" // a system declares a resource the world does not have
+	CodeRacyWrite    Code = "WEFT-E009" // a resource or write-lookup write from where other jobs may run at the same time
 )
 
 // Error is the one error type of package ecs. errors.As(err, &e) gives the
@@ -37,6 +38,7 @@ var (
 	ErrBadCommand   = &Error{Code: CodeBadCommand}
 	ErrBadArgument  = &Error{Code: CodeBadArgument}
 	ErrNoResource   = &Error{Code: CodeNoResource}
+	ErrRacyWrite    = &Error{Code: CodeRacyWrite}
 )
 
 // Error is the message: the code, the system and component, and what to change.

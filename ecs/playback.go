@@ -92,17 +92,20 @@ func (w *World) playOnEntity(b *Commands, i int, r *Report) bool {
 	case opDespawn:
 		w.ark.RemoveEntity(e)
 	case opAdd:
-		if !u.HasUnchecked(e, c.id) {
+		had := u.HasUnchecked(e, c.id)
+		if !had {
 			w.ids = append(w.ids[:0], c.id)
 			u.Add(e, w.ids...)
 		}
 		b.stores[c.id.Index()].apply(u, e, c.id, c.val)
+		w.touch(e, c.id, !had)
 	case opSet:
 		if !u.HasUnchecked(e, c.id) {
 			w.problem(r, b, i, "the entity has no "+w.names[c.id.Index()]+"; add it first")
 			return false
 		}
 		b.stores[c.id.Index()].apply(u, e, c.id, c.val)
+		w.touch(e, c.id, false)
 	case opRemove:
 		if !u.HasUnchecked(e, c.id) {
 			w.problem(r, b, i, "the entity has no "+w.names[c.id.Index()]+" to remove")

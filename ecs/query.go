@@ -12,11 +12,14 @@ import (
 // maxCols is the highest query arity.
 const maxCols = 4
 
-// Filter narrows a query to entities with or without a component, which
-// gets no column and needs no declaration.
+// Filter narrows a query: With and Without to entities with or without a
+// component, which gets no column and needs no declaration; Changed and
+// Added (changed.go) to the rows where a declared component changed.
 type Filter struct {
-	comp ark.Comp
-	with bool
+	comp  ark.Comp
+	with  bool
+	watch uint8 // Changed, Added (changed.go)
+	tok   token // their token
 }
 
 // With keeps the entities that have T.
@@ -39,11 +42,17 @@ type queryBase struct {
 	chunks []Chunk
 	bufs   []*Commands // by chunk index
 	batch  int
+	resets []func(n int) // the query's reductions, zeroed for n chunks by prepare
+
+	watches    []watch    // change filters (changed.go)
+	tick, last uint64     // this Prepare's tick, the last one's
+	scratch    [][]uint64 // the filters' versions of the table being cut
 }
 
 type tableView struct {
 	ents []ark.Entity
 	cols [maxCols]unsafe.Pointer
+	vers [maxCols]*colVers // of watched written columns, to mark
 }
 
 // init checks the column tokens, which must be d's own: a query can only
@@ -51,6 +60,9 @@ type tableView struct {
 func (q *queryBase) init(d *Decl, cols ...token) {
 	q.w, q.d, q.seq = d.w, d, d.nq
 	d.nq++
+	for _, e := range d.emitters {
+		e.queries(d.nq)
+	}
 	if d.w.inFrame {
 		d.fail(d.w.lockedErr("building a query of system " + d.name))
 	}
@@ -79,9 +91,18 @@ func (q *queryBase) prepare(batch int) (int, error) {
 	q.frame = q.w.frame
 	q.w.queries = append(q.w.queries, q)
 	q.tables, q.chunks, q.batch = q.tables[:0], q.chunks[:0], batch
+	q.w.ticks++
+	q.tick = q.w.ticks
 	q.fill()
+	for _, r := range q.resets {
+		r(len(q.chunks))
+	}
+	q.last = q.tick
 	for len(q.bufs) < len(q.chunks) {
 		q.bufs = append(q.bufs, q.w.newCommands(q.d, q.seq, len(q.bufs)))
+	}
+	for _, e := range q.d.emitters {
+		e.grow(q.seq, len(q.chunks))
 	}
 	return len(q.chunks), nil
 }
@@ -137,40 +158,64 @@ func (q *queryBase) ChunkLen(i int) int {
 
 // addTable is called by fill for each non-empty table.
 func (q *queryBase) addTable(ents []ark.Entity, cols [maxCols]unsafe.Pointer) {
-	t := len(q.tables)
-	q.tables = append(q.tables, tableView{ents: ents, cols: cols})
-	for lo := 0; lo < len(ents); lo += q.batch {
-		q.chunks = append(q.chunks, Chunk{q: q, index: len(q.chunks), table: t, start: lo, end: min(lo+q.batch, len(ents))})
+	tv := q.versions(ents)
+	q.tables = append(q.tables, tableView{ents: ents, cols: cols, vers: q.markers(tv)})
+	q.cut(len(q.tables)-1, tv, len(ents))
+}
+
+// addChunks cuts rows [lo, hi) of table t into chunks of at most batch rows.
+func (q *queryBase) addChunks(t, lo, hi int) {
+	for ; lo < hi; lo += q.batch {
+		q.chunks = append(q.chunks, Chunk{q: q, index: len(q.chunks), table: t, start: lo, end: min(lo+q.batch, hi)})
 	}
 }
 
-// job is the body of a chunk job: chunk ctx.Label().Chunk, run by fn, and
-// in checked mode its read-only columns verified unchanged afterwards.
+// job is the body of a chunk job: chunk ctx.Label().Chunk, run by fn.
 // Executed by whichever worker runs the job; it touches only its chunk.
 // It reads the chunk list that Prepare wrote on the owner: scheduling the
 // job after Prepare publishes it (the pool's queues are synchronised).
 func (q *queryBase) job(fn func(c *Chunk)) jobs.Func {
 	return func(ctx *jobs.Ctx) {
-		c := &q.chunks[ctx.Label().Chunk]
-		c.worker = ctx.Worker()
-		if !checksCompiled || !q.w.checks {
-			fn(c)
-			return
+		q.run(&q.chunks[ctx.Label().Chunk], ctx.Worker(), false, fn)
+	}
+}
+
+// JobInOrder is the body of one job that runs fn on every chunk of the
+// frame, in chunk order: schedule it as a single job (jobs.Schedule, or
+// jobs.ParallelFor(job, 1, 1)). Its chunks may write what many jobs at
+// once could not: a resource (ResWriter.In), a write lookup
+// (LookupWriter.Get). Executed by whichever worker runs the job, after
+// Prepare.
+func (q *queryBase) JobInOrder(fn func(c *Chunk)) jobs.Func {
+	return func(ctx *jobs.Ctx) {
+		for i := range q.chunks {
+			q.run(&q.chunks[i], ctx.Worker(), true, fn)
 		}
-		var sums [maxCols]uint64
-		for i := range q.cols {
-			if q.cols[i].mode == safety.Read {
-				sums[i] = c.sum(i)
-			}
-		}
+	}
+}
+
+// run runs fn on chunk c for participant worker; inOrder says that one
+// job runs every chunk. In checked mode the chunk's read-only columns are
+// verified unchanged afterwards. Executed only by the job that owns c.
+func (q *queryBase) run(c *Chunk, worker int, inOrder bool, fn func(c *Chunk)) {
+	c.worker, c.inOrder = worker, inOrder
+	if !checksCompiled || !q.w.checks {
 		fn(c)
-		for i := range q.cols {
-			if q.cols[i].mode == safety.Read && sums[i] != c.sum(i) {
-				name := q.w.names[q.cols[i].id.Index()]
-				q.w.fail(errorf(CodeReadModified, q.d.name, name,
-					"system %q changed %s in chunk %d (rows %d..%d of table %d), which it declared read-only; declare it with ecs.Write[%s] or stop writing to it",
-					q.d.name, name, c.index, c.start, c.end, c.table, name))
-			}
+		return
+	}
+	var sums [maxCols]uint64
+	for i := range q.cols {
+		if q.cols[i].mode == safety.Read {
+			sums[i] = c.sum(i)
+		}
+	}
+	fn(c)
+	for i := range q.cols {
+		if q.cols[i].mode == safety.Read && sums[i] != c.sum(i) {
+			name := q.w.names[q.cols[i].id.Index()]
+			q.w.fail(errorf(CodeReadModified, q.d.name, name,
+				"system %q changed %s in chunk %d (rows %d..%d of table %d), which it declared read-only; declare it with ecs.Write[%s] or stop writing to it",
+				q.d.name, name, c.index, c.start, c.end, c.table, name))
 		}
 	}
 }

@@ -24,6 +24,7 @@ type Query1[A any] struct {
 func NewQuery1[A any](d *Decl, ca Col[A], filters ...Filter) *Query1[A] {
 	q := &Query1[A]{}
 	q.init(d, ca.token())
+	q.watchFilters(filters)
 	q.f = ark.NewFilter1[A](d.w.ark)
 	for _, fl := range filters {
 		if fl.with {
@@ -70,6 +71,7 @@ type Query2[A, B any] struct {
 func NewQuery2[A, B any](d *Decl, ca Col[A], cb Col[B], filters ...Filter) *Query2[A, B] {
 	q := &Query2[A, B]{}
 	q.init(d, ca.token(), cb.token())
+	q.watchFilters(filters)
 	q.f = ark.NewFilter2[A, B](d.w.ark)
 	for _, fl := range filters {
 		if fl.with {
@@ -116,6 +118,7 @@ type Query3[A, B, C any] struct {
 func NewQuery3[A, B, C any](d *Decl, ca Col[A], cb Col[B], cc Col[C], filters ...Filter) *Query3[A, B, C] {
 	q := &Query3[A, B, C]{}
 	q.init(d, ca.token(), cb.token(), cc.token())
+	q.watchFilters(filters)
 	q.f = ark.NewFilter3[A, B, C](d.w.ark)
 	for _, fl := range filters {
 		if fl.with {
@@ -162,6 +165,7 @@ type Query4[A, B, C, D any] struct {
 func NewQuery4[A, B, C, D any](d *Decl, ca Col[A], cb Col[B], cc Col[C], cd Col[D], filters ...Filter) *Query4[A, B, C, D] {
 	q := &Query4[A, B, C, D]{}
 	q.init(d, ca.token(), cb.token(), cc.token(), cd.token())
+	q.watchFilters(filters)
 	q.f = ark.NewFilter4[A, B, C, D](d.w.ark)
 	for _, fl := range filters {
 		if fl.with {

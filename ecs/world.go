@@ -46,6 +46,15 @@ type World struct {
 	mu   sync.Mutex // guards errs: jobs report into it
 	errs []error
 
+	streams     map[reflect.Type]any // event streams, *stream[T] by T
+	streamOrder []eventStream        // the same, in creation order
+	steps       uint64               // steps started (StartStep)
+
+	tables  map[tableKey]*tableVers // change versions (changed.go)
+	watched [256]bool               // components that change filters watch, by ID index
+	moves   uint64                  // structural changes seen by the observers
+	ticks   uint64                  // change ticks: one per Prepare and per commands' mark
+
 	active  []*Commands // EndFrame scratch
 	spawned []ark.Entity
 	ids     []ark.ID
@@ -65,8 +74,12 @@ func NewWorld(opts Options) *World {
 		seed:   maphash.MakeSeed(),
 		comps:  map[reflect.Type]compInfo{},
 		res:    map[reflect.Type]safety.Key{},
+
+		streams: map[reflect.Type]any{},
+		tables:  map[tableKey]*tableVers{},
 	}
 	w.unsafe = w.ark.Unsafe()
+	w.observeMoves()
 	w.all = ark.NewFilter0(w.ark)
 	return w
 }
@@ -232,6 +245,14 @@ func (w *World) Apply(b *Commands) (*Report, error) {
 	w.report.reset()
 	w.play(b, &w.report)
 	return &w.report, nil
+}
+
+// refuse records err, found inside a job or a frame, for EndFrame and
+// panics with it: the pool reports the job failed, the engine the
+// Schedule. Any goroutine may call it.
+func (w *World) refuse(err *Error) {
+	w.fail(err)
+	panic(err)
 }
 
 // fail records an error found inside a job, for EndFrame. Any goroutine

@@ -139,7 +139,8 @@ func (e *Engine) derive() {
 func (e *Engine) safetySystems() []safety.System {
 	out := make([]safety.System, len(e.sched.par))
 	for i, en := range e.sched.par {
-		out[i] = safety.System{Name: en.name, Decls: en.decl.Decls(), Stage: int(en.stage), Before: en.before, After: en.after}
+		after := e.eventAfter(en, slices.Clip(en.after))
+		out[i] = safety.System{Name: en.name, Decls: en.decl.Decls(), Stage: int(en.stage), Before: en.before, After: after}
 	}
 	return out
 }

@@ -15,6 +15,7 @@ import (
 type Query interface {
 	Prepare(batch int) (int, error)
 	Job(fn func(c *ecs.Chunk)) jobs.Func
+	JobInOrder(fn func(c *ecs.Chunk)) jobs.Func
 	ChunkLen(i int) int
 	Glue(glue.Seal) glue.Query
 }
@@ -39,15 +40,33 @@ func (b *Builder) Commands() { b.s.commands = true }
 
 // Chunks makes a pass that runs fn on every chunk of q. fn runs as jobs,
 // on any worker, many at once, each on its own chunk; it may touch only
-// that chunk and its own outputs. Passes of one query share its chunks:
-// the query is prepared once a step.
+// that chunk and its own outputs (a Reduction's partial, its Commands).
+// Passes of one query share its chunks: the query is prepared once a step.
 func (b *Builder) Chunks(name string, q Query, fn func(c *ecs.Chunk)) *Pass {
+	return b.chunks(name, q, fn, false)
+}
+
+// ChunksInOrder makes a pass that runs fn on every chunk of q, in chunk
+// order, as one job: no parallelism inside the pass, but it may also write
+// what is shared between chunks, a resource (ecs.ResWriter.In) or any
+// entity (ecs.WriteLookup), and the result does not depend on the worker
+// count. Other systems' jobs still run beside it.
+func (b *Builder) ChunksInOrder(name string, q Query, fn func(c *ecs.Chunk)) *Pass {
+	return b.chunks(name, q, fn, true)
+}
+
+func (b *Builder) chunks(name string, q Query, fn func(c *ecs.Chunk), inOrder bool) *Pass {
 	qs := b.e.queryState(q)
-	p := &Pass{label: b.s.name + "." + name, sys: b.s, q: qs}
-	p.run = q.Job(func(c *ecs.Chunk) {
+	p := &Pass{label: b.s.name + "." + name, sys: b.s, q: qs, inOrder: inOrder}
+	body := func(c *ecs.Chunk) {
 		fn(c)
 		p.rows.Add(int64(c.Len()))
-	})
+	}
+	if inOrder {
+		p.run = q.JobInOrder(body)
+	} else {
+		p.run = q.Job(body)
+	}
 	qs.passes = append(qs.passes, p)
 	b.s.passes = append(b.s.passes, p)
 	return p
@@ -71,7 +90,9 @@ type Pass struct {
 	sys   *entry
 	q     *queryState
 	run   jobs.Func
-	rows  atomic.Int64 // rows of the chunks run this step; jobs add, the owner reads after Wait
+	rows  atomic.Int64
+	// inOrder: one job runs every chunk, in chunk order (ChunksInOrder).
+	inOrder bool // rows of the chunks run this step; jobs add, the owner reads after Wait
 
 	// Chunk-wise chaining, decided at Build: group passes run one job per
 	// chunk so that a chained pass's chunk k can wait for chunk k alone.

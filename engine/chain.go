@@ -3,8 +3,8 @@ package engine
 import (
 	"slices"
 
+	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
-	"github.com/weft-engine/weft/safety"
 )
 
 // maxChainChunks bounds the chunks of a pass that runs as one job per
@@ -12,7 +12,8 @@ import (
 // chained, so that a huge pass cannot fill the pool's arena.
 const maxChainChunks = 1024
 
-// startPass schedules pass p as jobs after deps: chunk by chunk after the
+// startPass schedules pass p as jobs after deps: as one job if it runs in
+// order (ChunksInOrder); chunk by chunk after the
 // pass it chains onto where that pass ran grouped this step and both
 // queries cut the same chunks; one job per chunk where a later pass may
 // chain onto it; as a ParallelFor otherwise. grouped reports one job per
@@ -20,6 +21,11 @@ const maxChainChunks = 1024
 func (e *Engine) startPass(p *Pass, job jobs.Job, n, batch int, deps []jobs.Handle) (h jobs.Handle, grouped bool, err error) {
 	en := p.sys
 	switch src := p.chain; {
+	case p.inOrder:
+		// One job over every chunk: n items in one range, which the pool
+		// cannot split.
+		h, err = e.run.tr.ParallelForAfter(job, en.decl.Access(), min(n, 1), 1, deps...)
+		return h, false, err
 	case src != nil && !en.started && n <= maxChainChunks && src.sys.lastPass == src && src.sys.lastGrouped && p.q.glue.Aligned(src.q.glue):
 		// Chunk k after the source's chunk k, and after the other
 		// predecessors whole.
@@ -45,37 +51,42 @@ func (e *Engine) startPass(p *Pass, job jobs.Job, n, batch int, deps []jobs.Hand
 // over a query, where A and B conflict, and only on components that both
 // queries have as columns, so that chunk k of either touches only chunk
 // k's rows. Order is about data (ARCHITECTURE (h)), so an explicit After
-// is met row by row too. Whether the two queries cut the same chunks is
-// checked each step.
+// is met row by row too. A component that either reaches through a lookup
+// is reached in any row, so it never chains; nor does a pass that runs in
+// order. Whether the two queries cut the same chunks is checked each step.
 func (e *Engine) chains() {
-	var ca, cb, keys []safety.Key
 	for _, b := range e.sched.par {
-		if len(b.passes) == 0 || b.passes[0].q == nil {
+		if len(b.passes) == 0 || b.passes[0].q == nil || b.passes[0].inOrder {
 			continue
 		}
 		first := b.passes[0]
-		cb = first.q.glue.Columns(cb[:0])
 		for _, pi := range b.preds {
 			a := e.sched.par[pi]
-			if a.seg != b.seg || len(a.passes) == 0 || e.waitsAnyway(b, a) {
+			if a.seg != b.seg || len(a.passes) == 0 || len(eventKeys(a, b)) > 0 || e.waitsAnyway(b, a) {
 				continue
 			}
 			last := a.passes[len(a.passes)-1]
-			if last.q == nil {
-				continue
-			}
-			ca = last.q.glue.Columns(ca[:0])
-			keys = a.decl.Access().Conflicts(b.decl.Access(), keys[:0])
-			rowWise := len(keys) > 0
-			for _, k := range keys {
-				rowWise = rowWise && slices.Contains(ca, k) && slices.Contains(cb, k)
-			}
-			if rowWise {
+			if last.q != nil && !last.inOrder && rowWise(last, first) {
 				first.chain, last.group = last, true
 				break
 			}
 		}
 	}
+}
+
+// rowWise reports whether the systems of passes a and b conflict, and only
+// on components that both passes' queries have as columns and neither
+// system reaches through a lookup. Executed only by the owner, in Build.
+func rowWise(a, b *Pass) bool {
+	ca, cb := a.q.glue.Columns(nil), b.q.glue.Columns(nil)
+	look := b.sys.decl.Glue(glue.Seal{}).Lookups(a.sys.decl.Glue(glue.Seal{}).Lookups(nil))
+	keys := a.sys.decl.Access().Conflicts(b.sys.decl.Access(), nil)
+	for _, k := range keys {
+		if !slices.Contains(ca, k) || !slices.Contains(cb, k) || slices.Contains(look, k) {
+			return false
+		}
+	}
+	return len(keys) > 0
 }
 
 // waitsAnyway reports whether another predecessor of b comes after all of

@@ -9,7 +9,7 @@
 // and every System, Merger and Exclusive method, is executed only by the
 // owner. The pool adds worker goroutines; they run jobs only: the bodies
 // of passes (Builder.Chunks, Builder.Range), each on its own chunk or
-// range. The owner runs jobs too, while it waits for a segment's jobs.
+// range, or Builder.ChunksInOrder, one job over every chunk. The owner runs jobs too, while it waits for a segment's jobs.
 // Any other goroutine is a guest: it may read what the owner hands it
 // once the owner is done with it, but it calls no Engine method and must
 // not read the Snapshot while the owner steps.
@@ -24,12 +24,19 @@
 //     playback, the world's structure cannot change, so column slices
 //     stay valid while jobs use them;
 //  3. calls each system's Schedule in built order; Frame.Run turns a pass
-//     into jobs after the jobs its declared access must wait for;
+//     into jobs after the jobs its declared access must wait for (a query
+//     with a change filter, ecs.Changed or ecs.Added, first waits for the
+//     system's predecessors, so that the versions it reads are final);
 //  4. waits for every job, the owner helping;
 //  5. closes the frame: commands recorded by jobs play back in (system,
 //     chunk, sequence) order;
 //  6. calls Merge of each system whose jobs all succeeded, in built
 //     order: per-chunk outputs meet here, and the snapshot is built.
+//
+// Before the first segment, every event stream starts its step (ecs.Emit,
+// ecs.ReadEvents): the build ordered each reader after the emitters of its
+// stage and the stages before it, so it reads their events of this step,
+// and the events of the emitters after it from the step before.
 //
 // Then the snapshot is published and the timings recorded. Because jobs
 // touch only their own chunk and outputs, and everything that meets does

@@ -11,14 +11,14 @@ import (
 
 var goBlock = regexp.MustCompile("(?s)```go\n(.*?)\n```")
 
-// Every Go block of docs/writing-a-system.md is in guide_test.go, whose
+// Every Go block of docs/writing-a-system.md is in guide_test.go (or its siblings), whose
 // Examples compile and run it, and the error the guide shows is the one
 // the engine gives.
 func TestGuide(t *testing.T) {
 	doc, err := os.ReadFile("../docs/writing-a-system.md")
 	require.NoError(t, err)
 	var src []byte
-	for _, f := range []string{"guide_test.go", "guide_checks_test.go"} {
+	for _, f := range []string{"guide_test.go", "guide_checks_test.go", "guide_lookup_test.go", "guide_events_test.go"} {
 		b, err := os.ReadFile(f)
 		require.NoError(t, err)
 		src = append(src, b...)

@@ -73,8 +73,10 @@ func Example_j006() {
 	defer p.Close()
 	gate, _ := p.Schedule(jobs.Job{Label: jobs.Label{Name: "gate"}, Run: func(*jobs.Ctx) {}})
 	late := jobs.Job{Label: jobs.Label{Name: "late"}, Run: func(*jobs.Ctx) {}}
-	h, _ := p.Schedule(late, gate) // still waiting for gate
-	p.Cancel(h)
+	h, _ := p.Schedule(late, gate)     // still waiting for gate
+	if took, _ := p.Cancel(h); !took { // true: h had not started
+		fmt.Println("too late")
+	}
 	err := p.Wait(h) // jobs: WEFT-J006 "late"[0]: cancelled before it started
 	fmt.Println(err)
 	// Output: jobs: WEFT-J006 "late"[0]: cancelled before it started
@@ -110,9 +112,9 @@ func Example_j009() {
 	defer p.Close()
 	var err error
 	h, _ := p.Schedule(jobs.Job{Run: func(*jobs.Ctx) { err = p.Reset() }})
-	p.Wait(h) // err: jobs: WEFT-J009: Reset needs the owner: another goroutine is inside Wait or Schedule
+	p.Wait(h) // err: jobs: WEFT-J009: Reset called from inside a job; call it between frames
 	fmt.Println(err)
-	// Output: jobs: WEFT-J009: Reset needs the owner: another goroutine is inside Wait or Schedule
+	// Output: jobs: WEFT-J009: Reset called from inside a job; call it between frames
 }
 
 func Example_j010() {
@@ -133,4 +135,39 @@ func Example_j010() {
 	// jobs: WEFT-J010 "pf"[0]: ParallelFor(n=10, batch=0) needs n >= 0, batch >= 1, a Run func and no Pipe
 	// jobs: WEFT-J010: Options {Workers:-5 MaxJobs:0 TraceCapacity:0}: Workers must be >= 0 or DefaultWorkers, MaxJobs and TraceCapacity >= 0
 	// jobs: WEFT-J010 "pipe"[0]: pipe "io" belongs to another pool; make it with this pool's NewPipe
+}
+
+func Example_j011() {
+	p, _ := jobs.New(jobs.Options{})
+	defer p.Close()
+	other, _ := p.Schedule(jobs.Job{Label: jobs.Label{Name: "other"}, Run: func(*jobs.Ctx) {}})
+	h, _ := p.Schedule(jobs.Job{Label: jobs.Label{Name: "load"}, Run: func(*jobs.Ctx) {
+		fmt.Println(p.Wait(other)) // jobs: WEFT-J011 "other"[0]: Pool.Wait called from inside a job, which could be waiting on itself; inside a job use its Ctx.Wait
+		fmt.Println(p.Close())     // jobs: WEFT-J011: Pool.Close called from inside a job, which would wait for itself; close the pool from the owner, after the frame's last Wait
+	}})
+	p.Wait(h)
+	// Output:
+	// jobs: WEFT-J011 "other"[0]: Pool.Wait called from inside a job, which could be waiting on itself; inside a job use its Ctx.Wait
+	// jobs: WEFT-J011: Pool.Close called from inside a job, which would wait for itself; close the pool from the owner, after the frame's last Wait
+}
+
+func Example_j012() {
+	p, _ := jobs.New(jobs.Options{})
+	defer p.Close()
+	ev, _ := p.Event(jobs.Label{Name: "asset loaded"})
+	p.Trigger(ev)
+	err := p.Trigger(ev) // jobs: WEFT-J012 "asset loaded"[0]: the event was already triggered or cancelled; trigger each event once
+	fmt.Println(err)
+	// Output: jobs: WEFT-J012 "asset loaded"[0]: the event was already triggered or cancelled; trigger each event once
+}
+
+func Example_j013() {
+	p, _ := jobs.New(jobs.Options{})
+	defer p.Close()
+	consume := jobs.Job{Label: jobs.Label{Name: "consume"}, Run: func(*jobs.Ctx) {}}
+	ev, _ := p.Event(jobs.Label{Name: "input ready"})
+	p.Schedule(consume, ev)
+	err := p.Reset() // jobs: WEFT-J013 "input ready"[0]: 1 event(s) never triggered in this frame were cancelled, and the jobs after them Blocked; trigger every event (or Cancel it) before Reset
+	fmt.Println(err)
+	// Output: jobs: WEFT-J013 "input ready"[0]: 1 event(s) never triggered in this frame were cancelled, and the jobs after them Blocked; trigger every event (or Cancel it) before Reset
 }

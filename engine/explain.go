@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -24,6 +25,7 @@ type ExplainSystem struct {
 	Commands  bool     `json:"commands,omitempty"`
 	Reads     []string `json:"reads,omitempty"`
 	Writes    []string `json:"writes,omitempty"`
+	Lookups   []string `json:"lookups,omitempty"` // of Reads and Writes, those reached in any entity
 }
 
 // Edge is one edge of the system DAG: From runs before To, for Causes.
@@ -36,7 +38,7 @@ type Edge struct {
 // Cause is one reason for an edge.
 type Cause struct {
 	Kind CauseKind `json:"kind"`
-	Key  string    `json:"key,omitempty"` // the component or resource, for CauseConflict
+	Key  string    `json:"key,omitempty"` // the component or resource, for CauseConflict; the event stream, for CauseEvents
 	Text string    `json:"text"`
 }
 
@@ -49,6 +51,8 @@ const (
 	CauseConflict CauseKind = "conflict" // both systems touch Key and one writes it
 	CauseSync     CauseKind = "sync"     // an exclusive system or command playback splits the step
 	CauseChunks   CauseKind = "chunks"   // the later system's first pass chains chunk-wise onto the earlier one
+	CauseLookup   CauseKind = "lookup"   // a conflict on Key where one of the systems reaches it through a lookup (any entity)
+	CauseEvents   CauseKind = "events"   // the earlier system emits events, of type Key, that the later one reads
 )
 
 // Ambiguity is a conflicting pair ordered only by registration.
@@ -107,6 +111,9 @@ func (e *Engine) explainSystem(en *entry) ExplainSystem {
 		return s
 	}
 	reg, a := e.world.Registry(), en.decl.Access()
+	for _, k := range en.decl.Glue(glue.Seal{}).Lookups(nil) {
+		s.Lookups = append(s.Lookups, reg.Name(k))
+	}
 	for k := 0; k < reg.Len(); k++ {
 		switch a.Mode(safety.Key(k)) {
 		case safety.Read:
@@ -127,9 +134,11 @@ func (e *Engine) edgeCauses(a, b *entry, ambiguous bool) []Cause {
 	} else if slices.Contains(a.before, b.name) {
 		cs = append(cs, Cause{Kind: CauseOrder, Text: fmt.Sprintf("%s is Before %s", a.name, b.name)})
 	}
+	explicit := len(cs) > 0
+	cs = append(cs, e.eventCauses(a, b)...)
 	why := "stage order"
 	switch {
-	case len(cs) > 0:
+	case explicit:
 		why = "explicit order"
 	case a.stage == b.stage && ambiguous:
 		why = "registration order only: ambiguous"
@@ -138,16 +147,30 @@ func (e *Engine) edgeCauses(a, b *entry, ambiguous bool) []Cause {
 	}
 	reg := e.world.Registry()
 	aa, ba := a.decl.Access(), b.decl.Access()
+	al, bl := a.decl.Glue(glue.Seal{}).Lookups(nil), b.decl.Glue(glue.Seal{}).Lookups(nil)
 	for _, k := range aa.Conflicts(ba, nil) {
 		name := reg.Name(k)
-		cs = append(cs, Cause{Kind: CauseConflict, Key: name,
-			Text: fmt.Sprintf("%s %s %s, %s %s it (%s)", a.name, aa.Mode(k), name, b.name, ba.Mode(k), why)})
+		c := Cause{Kind: CauseConflict, Key: name,
+			Text: fmt.Sprintf("%s %s %s%s, %s %s it%s (%s)", a.name, aa.Mode(k), name, throughLookup(al, k), b.name, ba.Mode(k), throughLookup(bl, k), why)}
+		if slices.Contains(al, k) || slices.Contains(bl, k) {
+			c.Kind = CauseLookup
+		}
+		cs = append(cs, c)
 	}
 	if len(b.passes) > 0 && b.passes[0].chain != nil && b.passes[0].chain.sys == a {
 		cs = append(cs, Cause{Kind: CauseChunks, Text: fmt.Sprintf(
 			"chunk-wise: chunk k of %s waits only for chunk k of %s, in steps where their queries cut the same chunks", b.passes[0].label, b.passes[0].chain.label)})
 	}
 	return cs
+}
+
+// throughLookup says, in a cause's text, that a system reaches key k
+// through a lookup, of any entity.
+func throughLookup(lookups []safety.Key, k safety.Key) string {
+	if slices.Contains(lookups, k) {
+		return " through a lookup (any entity)"
+	}
+	return ""
 }
 
 // syncEdges appends segment seg's sync points to edges: exclusives split

@@ -34,6 +34,9 @@ func (x *Explain) WriteText(w io.Writer) error {
 		if len(s.Reads) > 0 {
 			fmt.Fprintf(&b, " reads %s;", strings.Join(s.Reads, ", "))
 		}
+		if len(s.Lookups) > 0 {
+			fmt.Fprintf(&b, " looks up %s;", strings.Join(s.Lookups, ", "))
+		}
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "edges:\n")

@@ -33,6 +33,9 @@ func (f *Frame) Prepare(p *Pass) (int, error) {
 	}
 	qs := p.q
 	if step := f.e.res.time.Step; qs.step != step {
+		if qs.glue.Watches() {
+			f.settle()
+		}
 		n, err := qs.q.Prepare(f.e.cur.batch)
 		if err != nil {
 			return 0, err
@@ -85,4 +88,24 @@ func (f *Frame) start(p *Pass, n, batch int) error {
 	}
 	en.last, en.lastPass, en.lastGrouped, en.started = h, p, grouped, true
 	return nil
+}
+
+// settle waits, helping, until the current system's predecessors and its
+// passes started so far have finished, so that a query with change
+// filters (ecs.Changed, ecs.Added) reads versions that no job is still
+// writing: every writer of a watched component before it has written.
+// A failure is not reported here: the segment's wait reports it, and the
+// system's jobs are blocked by it. Executed only by the owner, in
+// Schedule, before Prepare.
+func (f *Frame) settle() {
+	e, en := f.e, f.cur
+	if en == nil {
+		return // not in a Schedule: no job of this segment is in flight
+	}
+	for _, h := range e.scratch.deps {
+		_ = e.run.pool.Wait(h)
+	}
+	if en.started {
+		_ = e.run.pool.Wait(en.last)
+	}
 }

@@ -96,3 +96,64 @@ func Example_expire() {
 	// step 2 entities 500 chunk jobs 4
 	// step 3 entities 250 chunk jobs 2
 }
+
+// Countdown is Expire with measures of its own: a marker around its
+// loop and a counter of the entities it despawns.
+type Countdown struct {
+	Expire
+	loop    engine.Marker
+	expired engine.Counter
+}
+
+func (s *Countdown) Name() string { return "countdown" }
+
+func (s *Countdown) Build(b *engine.Builder) error {
+	d := b.Decl()
+	s.life = ecs.Write[Lifetime](d)
+	s.time = ecs.ReadRes[engine.Time](d)
+	b.Commands()
+	s.loop, s.expired = b.Marker("loop"), b.Counter("expired") // "countdown.loop", "countdown.expired"
+	s.pass = b.Chunks("tick", ecs.NewQuery1(d, s.life), s.tick)
+	return nil
+}
+
+// tick marks and counts with the participant that runs its chunk: each
+// participant has its own buffers, so neither locks nor allocates.
+func (s *Countdown) tick(c *ecs.Chunk) {
+	sp := s.loop.Begin(c.Worker())
+	defer sp.End()
+	dt := s.time.Get().DT
+	life, ents := s.life.Column(c), c.Entities()
+	n := 0
+	for i := range life {
+		life[i].Left -= dt
+		if life[i].Left <= 0 {
+			c.Commands().Despawn(ents[i])
+			n++
+		}
+	}
+	s.expired.Add(c.Worker(), int64(n))
+}
+
+func Example_markers() {
+	eng, err := engine.New(spawnLives(1000), engine.Config{Workers: 2, Batch: 128, FixedStep: time.Second})
+	if err != nil {
+		panic(err)
+	}
+	defer eng.Close()
+	eng.Add(engine.Update, &Countdown{})
+	if err := eng.Build(); err != nil {
+		panic(err)
+	}
+	for range 3 {
+		if _, err := eng.Step(time.Second); err != nil {
+			panic(err)
+		}
+		st := eng.Timings().Last()
+		fmt.Println("step", st.Step, st.Counters[0].Name, st.Counters[0].Value, st.Markers[0].Name, "spans", st.Markers[0].Calls)
+	}
+	// Output:
+	// step 1 countdown.expired 500 countdown.loop spans 8
+	// step 2 countdown.expired 250 countdown.loop spans 4
+	// step 3 countdown.expired 250 countdown.loop spans 2
+}

@@ -56,6 +56,7 @@ func (e *Engine) Tick() error {
 		return err
 	}
 	e.scratch.errs = e.scratch.errs[:0]
+	e.startEvents()
 	t := e.res.time
 	t.Step++
 	t.Elapsed = float64(t.Step) * t.DT

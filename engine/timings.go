@@ -2,11 +2,8 @@ package engine
 
 import (
 	"cmp"
-	"fmt"
-	"io"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/weft-engine/weft/jobs"
@@ -48,6 +45,11 @@ type StepTimings struct {
 	// Timeline has one slice per chunk job, for a per-worker view; Start
 	// and End are nanoseconds since the step's first job started.
 	Timeline []Slice
+	// Marks are the spans of the systems' markers, on Timeline's clock.
+	Marks     []MarkSpan
+	MarksLost uint64          // spans of full buffers, not recorded
+	Markers   []MarkerTimings // by marker, in the order they were made
+	Counters  []CounterValue  // by counter, in the order they were made
 }
 
 // StageTimings is a stage's share of a step.
@@ -126,11 +128,16 @@ type Timings struct {
 
 	wait, playback    time.Duration
 	applied, problems int
+	from, to          int64 // the step's start and end on the marks clock
+
+	marks marks
 }
 
 func (t *Timings) init(e *Engine) {
 	t.window = e.cfg.Window
+	t.marks.init(e)
 	mk := func(st *StepTimings) {
+		t.marks.rows(st)
 		st.Systems = make([]SystemTimings, len(e.sched.par)+len(e.sched.excl))
 		for i, en := range e.sched.par {
 			st.Systems[i].Name, st.Systems[i].Stage = en.name, en.stage
@@ -146,6 +153,8 @@ func (t *Timings) init(e *Engine) {
 	}
 	t.scr = make([]float64, 0, t.window)
 	t.sum.Systems = make([]SystemSummary, len(t.cur.Systems))
+	t.sum.Markers = make([]MarkerSummary, len(t.cur.Markers))
+	t.sum.Counters = make([]CounterSummary, len(t.cur.Counters))
 }
 
 // resetWorkers follows a new pool: its counters start from zero.
@@ -156,6 +165,7 @@ func (t *Timings) resetWorkers(e *Engine) {
 		w := &t.ring[i].Workers
 		*w = slices.Grow(*w, max(0, len(t.prev)-len(*w)))
 	}
+	t.marks.resize(e.run.pool)
 }
 
 func (t *Timings) begin(e *Engine) {
@@ -174,6 +184,8 @@ func (t *Timings) begin(e *Engine) {
 	}
 	t.wait, t.playback, t.applied, t.problems = 0, 0, 0, 0
 	t.t0Set = false
+	t.marks.clear()
+	t.from = t.marks.now()
 }
 
 // segment folds one segment's trace into the step (executed only by the
@@ -219,6 +231,16 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 	var span int64
 	t.path, span = g.CriticalPath(t.path[:0])
 	c.Span += time.Duration(span)
+	t.critical(events)
+	for i, p := range PredictParticipants() {
+		c.Predicted[i] += time.Duration(g.Predict(p))
+	}
+}
+
+// critical adds the segment's critical path to the step's and marks its
+// slices in the timeline. Executed only by the owner, in segment.
+func (t *Timings) critical(events []jobs.Event) {
+	c, g := &t.cur, &t.graph
 	for _, ni := range t.path {
 		nd := &g.Nodes[ni]
 		pj := PathJob{Label: nd.Label.Name, First: nd.Label.Chunk, Last: nd.Label.Chunk, Cost: time.Duration(nd.Cost)}
@@ -233,15 +255,28 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 		}
 		c.Critical = append(c.Critical, pj)
 	}
-	for i, p := range PredictParticipants() {
-		c.Predicted[i] += time.Duration(g.Predict(p))
-	}
 }
 
 func (t *Timings) end(e *Engine, total time.Duration) {
 	c := &t.cur
+	t.to = t.marks.now()
 	c.Total, c.Wait, c.Playback = total, t.wait, t.playback
 	c.Commands, c.Problems = t.applied, t.problems
+	t.endSystems(e)
+	if c.Span > 0 {
+		c.Parallelism = float64(c.Work) / float64(c.Span)
+	}
+	t.endWorkers(e)
+	if err := t.marks.fold(c, t.t0); err != nil {
+		e.fail(err)
+	}
+	t.record()
+}
+
+// endSystems completes the systems' and stages' times of the step.
+// Executed only by the owner, in end.
+func (t *Timings) endSystems(e *Engine) {
+	c := &t.cur
 	for i, en := range e.sched.par {
 		s := &c.Systems[i]
 		s.Schedule, s.Merge, s.Ran = en.timing.sched, en.timing.merge, en.timing.ran
@@ -283,9 +318,12 @@ func (t *Timings) end(e *Engine, total time.Duration) {
 			c.Stages[i].Span += time.Duration(lasts[i] - firsts[i])
 		}
 	}
-	if c.Span > 0 {
-		c.Parallelism = float64(c.Work) / float64(c.Span)
-	}
+}
+
+// endWorkers reads the participants' counters for the step. Executed only
+// by the owner, in end.
+func (t *Timings) endWorkers(e *Engine) {
+	c := &t.cur
 	t.stats = e.run.pool.Stats(t.stats[:0])
 	c.Jobs, c.Steals = 0, 0
 	for i := range t.stats {
@@ -300,17 +338,18 @@ func (t *Timings) end(e *Engine, total time.Duration) {
 		c.Steals += w.Steals
 	}
 	t.prev, t.stats = t.stats, t.prev
-	t.record()
 }
 
 // record copies the step into the window, keeping each slot's buffers.
 func (t *Timings) record() {
 	slot := &t.ring[t.next]
-	sys, wk := slot.Systems, slot.Workers
+	sys, wk, mks, cts := slot.Systems, slot.Workers, slot.Markers, slot.Counters
 	*slot = t.cur
 	slot.Systems = append(sys[:0], t.cur.Systems...)
 	slot.Workers = append(wk[:0], t.cur.Workers...)
-	slot.Critical, slot.Timeline = nil, nil
+	slot.Markers = append(mks[:0], t.cur.Markers...)
+	slot.Counters = append(cts[:0], t.cur.Counters...)
+	slot.Critical, slot.Timeline, slot.Marks = nil, nil, nil
 	t.next = (t.next + 1) % len(t.ring)
 	t.n = min(t.n+1, len(t.ring))
 }
@@ -326,155 +365,4 @@ func (st *StepTimings) System(name string) *SystemTimings {
 		}
 	}
 	return nil
-}
-
-// Stat is a distribution over the window: durations in milliseconds.
-type Stat struct{ P50, P95, P99, Max float64 }
-
-// Summary is the window's distributions, for an overlay.
-type Summary struct {
-	Steps                                         int
-	Total, Schedule, Wait, Playback, Merge        Stat
-	Work, Span, Parallelism, Jobs, Steals, Chunks Stat
-	Predicted                                     [NumPredicted]Stat
-	Stages                                        [numStages]Stat // spans
-	Systems                                       []SystemSummary
-	Workers                                       []Stat // busy
-}
-
-// SystemSummary is one system's distributions over the window.
-type SystemSummary struct {
-	Name                        string
-	Stage                       Stage
-	Schedule, Span, Work, Merge Stat
-	Entities, Jobs              Stat
-	NsPerEntity                 float64 // median work per entity, in ns
-}
-
-// Summary computes the window's distributions. It reuses its buffers:
-// the result is valid until the next call.
-func (t *Timings) Summary() *Summary {
-	s := &t.sum
-	s.Steps = t.n
-	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
-	stat := func(get func(st *StepTimings) float64) Stat {
-		t.scr = t.scr[:0]
-		for i := 0; i < t.n; i++ {
-			t.scr = append(t.scr, get(&t.ring[i]))
-		}
-		return quantiles(t.scr)
-	}
-	s.Total = stat(func(st *StepTimings) float64 { return ms(st.Total) })
-	s.Schedule = stat(func(st *StepTimings) float64 { return ms(st.Schedule) })
-	s.Wait = stat(func(st *StepTimings) float64 { return ms(st.Wait) })
-	s.Playback = stat(func(st *StepTimings) float64 { return ms(st.Playback) })
-	s.Merge = stat(func(st *StepTimings) float64 { return ms(st.Merge) })
-	s.Work = stat(func(st *StepTimings) float64 { return ms(st.Work) })
-	s.Span = stat(func(st *StepTimings) float64 { return ms(st.Span) })
-	s.Parallelism = stat(func(st *StepTimings) float64 { return st.Parallelism })
-	s.Jobs = stat(func(st *StepTimings) float64 { return float64(st.Jobs) })
-	s.Steals = stat(func(st *StepTimings) float64 { return float64(st.Steals) })
-	s.Chunks = stat(func(st *StepTimings) float64 { return float64(st.Chunks) })
-	for i := range s.Predicted {
-		s.Predicted[i] = stat(func(st *StepTimings) float64 { return ms(st.Predicted[i]) })
-	}
-	for i := range s.Stages {
-		s.Stages[i] = stat(func(st *StepTimings) float64 { return ms(st.Stages[i].Span) })
-	}
-	for i := range s.Systems {
-		ss := &s.Systems[i]
-		ss.Name, ss.Stage = t.cur.Systems[i].Name, t.cur.Systems[i].Stage
-		ss.Schedule = stat(func(st *StepTimings) float64 { return ms(st.Systems[i].Schedule) })
-		ss.Span = stat(func(st *StepTimings) float64 { return ms(st.Systems[i].Span) })
-		ss.Work = stat(func(st *StepTimings) float64 { return ms(st.Systems[i].Work) })
-		ss.Merge = stat(func(st *StepTimings) float64 { return ms(st.Systems[i].Merge) })
-		ss.Entities = stat(func(st *StepTimings) float64 { return float64(st.Systems[i].Entities) })
-		ss.Jobs = stat(func(st *StepTimings) float64 { return float64(st.Systems[i].Jobs) })
-		ss.NsPerEntity = 0
-		if ss.Entities.P50 > 0 {
-			ss.NsPerEntity = ss.Work.P50 * 1e6 / ss.Entities.P50
-		}
-	}
-	nw := len(t.cur.Workers)
-	if cap(s.Workers) < nw {
-		s.Workers = make([]Stat, nw)
-	}
-	s.Workers = s.Workers[:nw]
-	for i := range s.Workers {
-		s.Workers[i] = stat(func(st *StepTimings) float64 {
-			if i < len(st.Workers) {
-				return ms(st.Workers[i].Busy)
-			}
-			return 0
-		})
-	}
-	return s
-}
-
-// quantiles sorts v and reads its nearest-rank percentiles.
-func quantiles(v []float64) Stat {
-	if len(v) == 0 {
-		return Stat{}
-	}
-	slices.Sort(v)
-	at := func(p float64) float64 { return v[max(0, int(math.Ceil(p*float64(len(v))))-1)] }
-	return Stat{P50: at(0.50), P95: at(0.95), P99: at(0.99), Max: v[len(v)-1]}
-}
-
-// String is the table of WriteTable.
-func (t *Timings) String() string {
-	var b strings.Builder
-	t.WriteTable(&b)
-	return b.String()
-}
-
-// WriteTable writes the window's distributions and the last step's
-// critical path as a text table, for terminals.
-func (t *Timings) WriteTable(w io.Writer) error {
-	s := t.Summary()
-	c := &t.cur
-	var b strings.Builder
-	row := func(name string, st Stat) {
-		fmt.Fprintf(&b, "%-26s %8.3f %8.3f %8.3f %8.3f\n", name, st.P50, st.P95, st.P99, st.Max)
-	}
-	fmt.Fprintf(&b, "%d steps (window), last step %d, %d workers + owner, dropped %d\n", s.Steps, c.Step, max(len(c.Workers)-1, 0), t.Dropped)
-	fmt.Fprintf(&b, "%-26s %8s %8s %8s %8s\n", "ms", "p50", "p95", "p99", "max")
-	row("step", s.Total)
-	for i, st := range s.Stages {
-		row("  stage "+Stage(i).String(), st)
-	}
-	row("  owner schedule", s.Schedule)
-	row("  owner wait", s.Wait)
-	row("  playback", s.Playback)
-	row("  merge", s.Merge)
-	row("work", s.Work)
-	row("span (critical path)", s.Span)
-	for i, p := range PredictParticipants() {
-		row(fmt.Sprintf("predicted, %d participants", p), s.Predicted[i])
-	}
-	for i, st := range s.Workers {
-		name := fmt.Sprintf("busy worker %d", i)
-		if i == 0 {
-			name = "busy owner"
-		}
-		row(name, st)
-	}
-	fmt.Fprintf(&b, "parallelism p50 %.2f, jobs p50 %.0f, chunks p50 %.0f, steals p50 %.0f\n", s.Parallelism.P50, s.Jobs.P50, s.Chunks.P50, s.Steals.P50)
-	fmt.Fprintf(&b, "\n%-16s %-10s %8s %8s %8s %8s %8s %9s %6s %8s\n", "system", "stage", "sched", "span", "work", "work p99", "merge", "entities", "jobs", "ns/ent")
-	for _, ss := range s.Systems {
-		fmt.Fprintf(&b, "%-16s %-10s %8.3f %8.3f %8.3f %8.3f %8.3f %9.0f %6.0f %8.1f\n", ss.Name, ss.Stage, ss.Schedule.P50, ss.Span.P50, ss.Work.P50, ss.Work.P99, ss.Merge.P50, ss.Entities.P50, ss.Jobs.P50, ss.NsPerEntity)
-	}
-	fmt.Fprintf(&b, "\ncritical path of step %d (%d jobs, %.3f ms):\n", c.Step, len(c.Critical), float64(c.Span)/1e6)
-	for _, p := range c.Critical {
-		chunks := fmt.Sprintf("chunks %d..%d", p.First, p.Last)
-		if p.First < 0 {
-			chunks = "(join)"
-		}
-		fmt.Fprintf(&b, "  %-24s %-16s %8.3f ms\n", p.Label, chunks, float64(p.Cost)/1e6)
-	}
-	if c.Problems > 0 || c.Lost > 0 {
-		fmt.Fprintf(&b, "commands skipped %d, trace events lost %d\n", c.Problems, c.Lost)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }

@@ -21,7 +21,8 @@ func (c *Ctx) Label() Label { return c.cur.job.Label }
 func (c *Ctx) Worker() int { return c.w.id }
 
 // Schedule is Pool.Schedule from inside a job: the new job goes on this
-// participant's own deque, where thieves find it.
+// participant's own deque, where thieves find it. Executed only by the
+// job's goroutine, as every Ctx method.
 func (c *Ctx) Schedule(j Job, deps ...Handle) (Handle, error) {
 	return c.p.schedule(c.w, j, deps)
 }

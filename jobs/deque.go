@@ -75,5 +75,5 @@ func (d *deque) steal() (uint32, bool) {
 	return idx, true
 }
 
-// empty is a racy hint used by thieves to skip victims cheaply.
+// empty is a racy hint used by thieves to skip victims cheaply. Any goroutine.
 func (d *deque) empty() bool { return d.top.Load() >= d.bottom.Load() }

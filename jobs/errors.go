@@ -21,6 +21,9 @@ const (
 	CodeWaitCycle     Code = "WEFT-J008" // a job waits on itself or on a job that needs it
 	CodeBusy          Code = "WEFT-J009" // Reset while jobs are in flight
 	CodeBadArgument   Code = "WEFT-J010" // invalid Job, Options or ParallelFor arguments
+	CodeInsideJob     Code = "WEFT-J011" // Pool.Wait or Pool.Close called from inside a job
+	CodeTriggered     Code = "WEFT-J012" // an Event triggered twice, or after Cancel
+	CodeUntriggered   Code = "WEFT-J013" // Reset or Close found Events never triggered, and cancelled them
 )
 
 // Error is the one error type of package jobs. errors.As(err, &e) gives
@@ -47,6 +50,9 @@ var (
 	ErrWaitCycle     = &Error{Code: CodeWaitCycle}
 	ErrBusy          = &Error{Code: CodeBusy}
 	ErrBadArgument   = &Error{Code: CodeBadArgument}
+	ErrInsideJob     = &Error{Code: CodeInsideJob}
+	ErrTriggered     = &Error{Code: CodeTriggered}
+	ErrUntriggered   = &Error{Code: CodeUntriggered}
 )
 
 // Error is "jobs: CODE "job"[chunk]: what happened and what to change: cause".

@@ -107,3 +107,40 @@ func ExampleGraph() {
 	// parallelism >= 1: true
 	// two workers no slower than one: true
 }
+
+// An event gates jobs on something outside the pool, here a loader
+// goroutine: the jobs after it wait without holding a worker, and run once
+// the loader triggers it.
+func ExamplePool_Event() {
+	pool, _ := jobs.New(jobs.Options{Workers: 2})
+	defer pool.Close()
+	var asset string
+	loaded, _ := pool.Event(jobs.Label{Name: "asset loaded"})
+	use, _ := pool.Schedule(jobs.Job{Run: func(*jobs.Ctx) { fmt.Println("using", asset) }}, loaded)
+	go func() {
+		asset = "tree.png"
+		if err := pool.Trigger(loaded); err != nil {
+			panic(err)
+		}
+	}()
+	_ = pool.Wait(use)
+	fmt.Println(pool.Trigger(loaded))
+	// Output:
+	// using tree.png
+	// jobs: WEFT-J012 "asset loaded"[0]: the event was already triggered or cancelled; trigger each event once
+}
+
+// Cancel reports whether it came in time: before the job started.
+func ExamplePool_Cancel() {
+	pool, _ := jobs.New(jobs.Options{Workers: 0})
+	defer pool.Close()
+	first, _ := pool.Schedule(jobs.Job{Label: jobs.Label{Name: "first"}})
+	late, _ := pool.Schedule(jobs.Job{Label: jobs.Label{Name: "late"}}, first)
+	took, _ := pool.Cancel(late)
+	fmt.Println(took, pool.Wait(late))
+	took, _ = pool.Cancel(first)
+	fmt.Println(took, pool.Wait(first))
+	// Output:
+	// true jobs: WEFT-J006 "late"[0]: cancelled before it started
+	// false <nil>
+}

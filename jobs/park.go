@@ -36,11 +36,13 @@ func (ec *eventCount) prepare() uint32 {
 	return uint32(ec.state.Add(1) >> 32)
 }
 
-// cancel withdraws a prepare whose recheck found work.
+// cancel withdraws a prepare whose recheck found work. Executed only by the
+// goroutine that called prepare, instead of commit.
 func (ec *eventCount) cancel() { ec.state.Add(^uint64(0)) }
 
-// commit sleeps on sema until a notify after prepare. sema belongs to the
-// caller: one goroutine sleeps on it at a time.
+// commit sleeps on sema until a notify after prepare. Executed only by the
+// goroutine that called prepare; sema is its own: one goroutine sleeps on
+// it at a time.
 func (ec *eventCount) commit(sema chan struct{}, epoch uint32) {
 	ec.mu.Lock()
 	if uint32(ec.state.Load()>>32) != epoch {
@@ -53,7 +55,7 @@ func (ec *eventCount) commit(sema chan struct{}, epoch uint32) {
 	<-sema // the notifier removed us from sleepers and from the waiter count
 }
 
-// waiters is a racy count of prepared waiters, for fast paths.
+// waiters is a racy count of prepared waiters, for fast paths. Any goroutine.
 func (ec *eventCount) waiters() uint32 { return uint32(ec.state.Load() & waiterMask) }
 
 // notify wakes one sleeper (all of them if all is set) and makes every

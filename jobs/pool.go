@@ -1,4 +1,3 @@
-// Package jobs runs dependent jobs on a work-stealing pool of goroutines, one frame's graph at a time.
 package jobs
 
 import (
@@ -32,6 +31,8 @@ type Options struct {
 type Pool struct {
 	// Read by every participant on every job; written rarely.
 	id       uint32
+	owner    uintptr       // the goroutine that made the pool (see goroutine)
+	events   atomic.Int32  // Events not yet triggered; Reset cancels them
 	epoch    atomic.Uint32 // the frame: bumped by Reset, part of every Handle
 	jobs     *arena[record]
 	edges    *arena[edge]
@@ -48,8 +49,10 @@ type Pool struct {
 	// Written often: each on a cache line of its own, so that writing one
 	// does not evict the fields above from the other cores.
 	_              [64]byte
-	guard          atomic.Bool // held by whoever drives parts[0] (the owner deque), twice per Pool call
-	finishedFrames uint64      // jobs of the frames before the last Reset; owner only
+	guard          atomic.Bool    // held by whoever drives parts[0] (the owner deque), twice per Pool call
+	driver         atomic.Uintptr // the goroutine driving parts[0] inside Wait, Reset or Close (see inJob), else 0
+	finishedFrames uint64         // jobs of the frames before the last Reset; owner only
+	observer       walker         // Observed's scratch; owner only
 	_              [64]byte
 	spinning       atomic.Int32 // workers looking for work; while > 0 no wake-up is needed
 	_              [64]byte
@@ -78,6 +81,8 @@ func New(opts Options) (*Pool, error) {
 		guests:   newEventCount(1),
 		traceCap: cmpOr(opts.TraceCapacity, 1<<16),
 		t0:       time.Now(),
+		owner:    goroutine(),
+		observer: walker{seen: make(map[uint32]struct{})},
 	}
 	p.epoch.Store(1)
 	for i := range p.parts {
@@ -102,7 +107,8 @@ func (p *Pool) Workers() int { return len(p.parts) - 1 }
 
 // acquire makes the caller the driver of the owner deque if nobody is, and
 // returns the participant to schedule and help as: parts[0], or nil for a
-// guest. A non-nil result must be given back with p.release.
+// guest. Any goroutine; the CAS makes one driver at a time. A non-nil
+// result must be given back with p.release.
 func (p *Pool) acquire() *participant {
 	if p.guard.CompareAndSwap(false, true) {
 		return p.parts[0]
@@ -110,6 +116,8 @@ func (p *Pool) acquire() *participant {
 	return nil
 }
 
+// release gives back the owner deque taken by acquire. Executed only by
+// the goroutine that acquired it.
 func (p *Pool) release(w *participant) {
 	if w != nil {
 		p.guard.Store(false)
@@ -118,6 +126,8 @@ func (p *Pool) release(w *participant) {
 
 // Schedule adds a job that runs once every dependency has finished. If a
 // dependency fails or is cancelled, the job is Blocked and its body never runs.
+// Any goroutine; the owner's jobs go on its deque, others' through the
+// injection queue. Inside a job, Ctx.Schedule is faster.
 func (p *Pool) Schedule(j Job, deps ...Handle) (Handle, error) {
 	if p.closed.Load() {
 		return Handle{}, errorf(CodeClosed, j.Label, "the pool is closed; schedule before Close")
@@ -130,7 +140,7 @@ func (p *Pool) Schedule(j Job, deps ...Handle) (Handle, error) {
 // ParallelFor runs j.Run over items [0, n) in chunks of batch items: chunk k
 // covers [k*batch, min((k+1)*batch, n)), whatever the worker count, and its
 // body sees that range in Ctx.Range and k in Ctx.Label().Chunk. It returns a
-// handle that finishes when every chunk has.
+// handle that finishes when every chunk has. Any goroutine, as Schedule.
 func (p *Pool) ParallelFor(j Job, n, batch int, deps ...Handle) (Handle, error) {
 	if p.closed.Load() {
 		return Handle{}, errorf(CodeClosed, j.Label, "the pool is closed; schedule before Close")
@@ -140,7 +150,7 @@ func (p *Pool) ParallelFor(j Job, n, batch int, deps ...Handle) (Handle, error) 
 	return p.parallelFor(w, j, n, batch, deps)
 }
 
-// Combine returns a handle that finishes when all of hs have.
+// Combine returns a handle that finishes when all of hs have. Any goroutine.
 func (p *Pool) Combine(hs ...Handle) (Handle, error) {
 	return p.Schedule(Job{Label: Label{Name: "combine"}}, hs...)
 }
@@ -153,25 +163,47 @@ func (p *Pool) Wait(h Handle) error {
 	if err != nil {
 		return err
 	}
-	w := p.acquire()
-	defer p.release(w)
+	g := goroutine()
+	if p.inJob(g) {
+		return errorf(CodeInsideJob, r.job.Label, "Pool.Wait called from inside a job, which could be waiting on itself; inside a job use its Ctx.Wait")
+	}
+	w := p.drive(g)
+	defer p.leave(w)
 	if w == nil {
 		p.sleepUntil(r)
 	} else if err := p.help(w, h.idx, r); err != nil {
 		return err
 	}
+	if g == p.owner {
+		r.flags.Or(flagWaited) // see Observed
+	}
 	return p.result(r)
 }
 
-// Cancel keeps h from starting: if its body has not begun, it never will,
-// and its dependents are Blocked. Any goroutine may call it.
-func (p *Pool) Cancel(h Handle) error {
+// Cancel keeps h from starting. It reports true if h had not started: its
+// body will never run, h ends Cancelled (even if a prerequisite fails
+// meanwhile: a cancellation wins over Blocked) and its dependents are
+// Blocked by it. It reports false, changing nothing, if h is already
+// running or done. Cancelling an Event ends it without a Trigger. Any
+// goroutine may call it.
+func (p *Pool) Cancel(h Handle) (bool, error) {
 	r, err := p.lookup(h)
 	if err != nil {
-		return err
+		return false, err
 	}
-	r.cancel.Store(1)
-	return nil
+	for {
+		link := r.link.Load()
+		if outcomeOf(link) != Pending {
+			return false, nil
+		}
+		if link&cancelBit != 0 || r.link.CompareAndSwap(link, link|cancelBit) { // against start's CAS
+			break
+		}
+	}
+	if r.flags.Load()&flagEvent != 0 {
+		p.claimTrigger(nil, h.idx, r, false) // cancelled already: it ends Cancelled
+	}
+	return true, nil
 }
 
 // Outcome reports the state of h. Any goroutine may call it.
@@ -187,40 +219,80 @@ func (p *Pool) Outcome(h Handle) (Outcome, error) {
 // forgets them all, so the arena is reused and every earlier Handle becomes
 // stale. Executed only by the owner, outside of jobs.
 func (p *Pool) Reset() error {
-	w := p.acquire()
+	g := goroutine()
+	if p.inJob(g) {
+		return errorf(CodeBusy, Label{}, "Reset called from inside a job; call it between frames")
+	}
+	w := p.drive(g)
 	if w == nil {
 		return errorf(CodeBusy, Label{}, "Reset needs the owner: another goroutine is inside Wait or Schedule")
 	}
-	defer p.release(w)
-	if len(w.stack) > 0 {
-		return errorf(CodeBusy, Label{}, "Reset called from inside a job; call it between frames")
-	}
-	p.drain(w)
+	defer p.leave(w)
+	err := p.drain(w)
 	p.finishedFrames += uint64(p.jobs.next.Load())
 	p.jobs.reset()
 	p.edges.reset()
 	p.epoch.Add(1)
-	return nil
+	return err
 }
 
 // Close waits for every accepted job (helping), then stops the workers and
 // joins their goroutines. Later Schedules fail with ErrClosed; a second Close
 // returns nil. Executed only by the owner, outside of jobs.
 func (p *Pool) Close() error {
+	g := goroutine()
+	if p.inJob(g) {
+		return errorf(CodeInsideJob, Label{}, "Pool.Close called from inside a job, which would wait for itself; close the pool from the owner, after the frame's last Wait")
+	}
 	if p.closed.Swap(true) {
 		return nil
 	}
-	w := p.acquire()
+	w := p.drive(g)
 	for w == nil { // a guest is inside Wait or Schedule: let it finish
 		runtime.Gosched()
-		w = p.acquire()
+		w = p.drive(g)
 	}
-	p.drain(w)
+	err := p.drain(w)
 	p.quit.Store(true)
 	p.ec.notify(true)
-	p.release(w)
+	p.leave(w)
 	p.wg.Wait()
-	return nil
+	return err
+}
+
+// inJob reports whether goroutine g is running a job of p: it is one of
+// p's workers (which call Pool methods only from job bodies), or it drives
+// parts[0] inside Wait, Reset or Close (so it re-entered from a job that it
+// runs there). Any goroutine; a few loads, no atomics written.
+func (p *Pool) inJob(g uintptr) bool {
+	if p.driver.Load() == g {
+		return true
+	}
+	for _, w := range p.parts[1:] {
+		if w.g.Load() == g {
+			return true
+		}
+	}
+	return false
+}
+
+// drive is acquire for the calls that run jobs inline (Wait, Reset,
+// Close): it also records g as the driver, for inJob. Any goroutine; a
+// non-nil result must be given back with leave.
+func (p *Pool) drive(g uintptr) *participant {
+	w := p.acquire()
+	if w != nil {
+		p.driver.Store(g)
+	}
+	return w
+}
+
+// leave gives back what drive took. Executed only by the driver.
+func (p *Pool) leave(w *participant) {
+	if w != nil {
+		p.driver.Store(0)
+		p.release(w)
+	}
 }
 
 // lookup resolves a handle of the current frame. Any goroutine may call it.
@@ -238,7 +310,9 @@ func (p *Pool) lookup(h Handle) (*record, error) {
 	return r, nil
 }
 
-// result turns a finished job's outcome into Wait's error.
+// result turns a finished job's outcome into Wait's error. Any goroutine,
+// once r is done: its err and cause are final, and a Blocked job's root
+// finished before it.
 func (p *Pool) result(r *record) error {
 	switch r.outcome() {
 	case Failed:

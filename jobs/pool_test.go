@@ -119,7 +119,8 @@ func TestHandleErrors(t *testing.T) {
 	requireCode(t, p.Wait(h), CodeStaleHandle)
 	_, err = p.Outcome(h)
 	requireCode(t, err, CodeStaleHandle)
-	requireCode(t, p.Cancel(h), CodeStaleHandle)
+	_, err = p.Cancel(h)
+	requireCode(t, err, CodeStaleHandle)
 	_, err = p.Schedule(Job{}, h)
 	requireCode(t, err, CodeStaleHandle)
 	// A fresh job reusing the same slot does not make the old handle valid.
@@ -213,17 +214,25 @@ func TestCancel(t *testing.T) {
 		ran := atomic.Bool{}
 		c := mustSchedule(t, p, Job{Label: Label{Name: "c"}, Run: func(*Ctx) { ran.Store(true) }}, g)
 		dep := mustSchedule(t, p, Job{Run: func(*Ctx) { ran.Store(true) }}, c)
-		require.NoError(t, p.Cancel(c))
+		requireCancel(t, p, c, true)
 		open()
 		requireCode(t, p.Wait(c), CodeCancelled)
 		err := p.Wait(dep)
 		requireCode(t, err, CodeBlocked)
 		assert.ErrorIs(t, err, ErrCancelled)
 		assert.False(t, ran.Load())
-		// Cancelling a finished job changes nothing.
-		require.NoError(t, p.Cancel(g))
+		// Cancelling a finished job changes nothing, and says so.
+		require.NoError(t, p.Wait(g))
+		requireCancel(t, p, g, false)
 		require.NoError(t, p.Wait(g))
 	})
+}
+
+func requireCancel(t *testing.T, p *Pool, h Handle, took bool) {
+	t.Helper()
+	got, err := p.Cancel(h)
+	require.NoError(t, err)
+	require.Equal(t, took, got, "Cancel took effect")
 }
 
 func TestFailureDominatesCancellation(t *testing.T) {
@@ -234,17 +243,60 @@ func TestFailureDominatesCancellation(t *testing.T) {
 		// Both orders of prerequisites give the failure as the cause.
 		j1 := mustSchedule(t, p, Job{}, cancelled, failed)
 		j2 := mustSchedule(t, p, Job{}, failed, cancelled)
-		// A cancelled job whose prerequisite failed is Blocked by the failure.
-		j3 := mustSchedule(t, p, Job{}, failed)
-		require.NoError(t, p.Cancel(cancelled))
-		require.NoError(t, p.Cancel(j3))
+		requireCancel(t, p, cancelled, true)
 		open()
-		for _, h := range []Handle{j1, j2, j3} {
+		for _, h := range []Handle{j1, j2} {
 			err := p.Wait(h)
 			requireCode(t, err, CodeBlocked)
 			assert.ErrorIs(t, err, ErrFailed)
 			assert.NotErrorIs(t, err, ErrCancelled)
 		}
+	})
+}
+
+// A cancelled job whose prerequisite later fails ends Cancelled (J006),
+// not Blocked: the cancellation came first and wins. Its dependents are
+// Blocked by the cancelled job, not by the failure behind it.
+func TestCancelWinsOverALaterFailure(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		g, open := gate(t, p)
+		failed := mustSchedule(t, p, Job{Label: Label{Name: "failed"}, Run: func(*Ctx) { panic("x") }}, g)
+		b := mustSchedule(t, p, Job{Label: Label{Name: "b"}}, failed)
+		after := mustSchedule(t, p, Job{Label: Label{Name: "after"}}, b)
+		requireCancel(t, p, b, true)
+		requireCancel(t, p, b, true) // again: still not started, still cancelled
+		open()
+		requireCode(t, p.Wait(failed), CodeFailed)
+		requireCode(t, p.Wait(b), CodeCancelled)
+		err := p.Wait(after)
+		requireCode(t, err, CodeBlocked)
+		assert.ErrorIs(t, err, ErrCancelled)
+		assert.NotErrorIs(t, err, ErrFailed)
+		assert.Contains(t, err.Error(), `prerequisite "b"[0] did not succeed`)
+		requireCancel(t, p, b, false) // done now
+	})
+}
+
+// Cancel on a running job reports false and changes nothing.
+func TestCancelRunningJob(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		started, release := make(chan struct{}), make(chan struct{})
+		var took bool
+		var cancelErr error
+		h := mustSchedule(t, p, Job{Run: func(c *Ctx) {
+			close(started)
+			<-release
+		}})
+		// The owner cannot block on started with W=0 (the job runs inside
+		// Wait), so a guest cancels once the body has begun.
+		go func() {
+			<-started
+			took, cancelErr = p.Cancel(h)
+			close(release)
+		}()
+		require.NoError(t, p.Wait(h))
+		require.NoError(t, cancelErr)
+		assert.False(t, took)
 	})
 }
 
@@ -429,6 +481,8 @@ func TestPipeWaitOnOwnPipe(t *testing.T) {
 	})
 }
 
+// High is taken first from a deque, which is LIFO within a priority: the
+// High job is pushed first, so order alone would run it last.
 func TestHighPriorityFirst(t *testing.T) {
 	p, err := New(Options{Workers: 0})
 	require.NoError(t, err)
@@ -437,23 +491,58 @@ func TestHighPriorityFirst(t *testing.T) {
 	add := func(name string, pr Priority) Handle {
 		return mustSchedule(t, p, Job{Priority: pr, Run: func(*Ctx) { order = append(order, name) }})
 	}
+	c := add("high", High)
 	a := add("normal1", Normal)
 	b := add("normal2", Normal)
-	c := add("high", High)
 	all, err := p.Combine(a, b, c)
 	require.NoError(t, err)
 	require.NoError(t, p.Wait(all))
-	assert.Equal(t, "high", order[0])
+	assert.Equal(t, []string{"high", "normal2", "normal1"}, order)
+}
+
+// High is taken first from the injection queue too, which is FIFO within a
+// priority: the High job is queued last. A guest queues them while the owner
+// holds the owner deque (inside Wait, running the job that started it).
+func TestHighPriorityFirstFromInjectionQueue(t *testing.T) {
+	p, err := New(Options{Workers: 0})
+	require.NoError(t, err)
+	defer p.Close()
+	var order []string
+	var queued []Handle
+	hs := make(chan []Handle)
+	starter := mustSchedule(t, p, Job{Run: func(*Ctx) {
+		go func() {
+			var out []Handle
+			for _, j := range []struct {
+				name string
+				pr   Priority
+			}{{"normal1", Normal}, {"normal2", Normal}, {"high", High}} {
+				h, err := p.Schedule(Job{Priority: j.pr, Run: func(*Ctx) { order = append(order, j.name) }})
+				if err != nil {
+					panic(err)
+				}
+				out = append(out, h)
+			}
+			hs <- out
+		}()
+		queued = <-hs
+	}})
+	require.NoError(t, p.Wait(starter))
+	assert.Equal(t, int64(3), p.inj.n.Load(), "the guest's jobs went through the injection queue")
+	all, err := p.Combine(queued...)
+	require.NoError(t, err)
+	require.NoError(t, p.Wait(all))
+	assert.Equal(t, []string{"high", "normal1", "normal2"}, order)
 }
 
 func TestSnapshotAndStats(t *testing.T) {
 	eachPool(t, func(t *testing.T, p *Pool) {
 		g, open := gate(t, p)
-		ok := mustSchedule(t, p, Job{}, g)
+		ok := mustSchedule(t, p, Job{Run: func(*Ctx) { time.Sleep(time.Millisecond) }}, g)
 		bad := mustSchedule(t, p, Job{Run: func(*Ctx) { panic("x") }}, g)
 		blocked := mustSchedule(t, p, Job{}, bad)
 		cancelled := mustSchedule(t, p, Job{}, g)
-		require.NoError(t, p.Cancel(cancelled))
+		requireCancel(t, p, cancelled, true)
 		s := p.Snapshot()
 		assert.Equal(t, 5, s.Pending+s.Running)
 		open()
@@ -470,7 +559,7 @@ func TestSnapshotAndStats(t *testing.T) {
 			busy += st.Busy
 		}
 		assert.Equal(t, uint64(6), executed)
-		assert.Positive(t, busy, "the gate job alone ran for a while")
+		assert.GreaterOrEqual(t, busy, time.Millisecond, "one job slept for a millisecond")
 	})
 }
 
@@ -482,7 +571,7 @@ func TestSnapshotCounts(t *testing.T) {
 	bad := mustSchedule(t, p, Job{Run: func(*Ctx) { panic("x") }})
 	blocked := mustSchedule(t, p, Job{}, bad)
 	cancelled := mustSchedule(t, p, Job{})
-	require.NoError(t, p.Cancel(cancelled))
+	requireCancel(t, p, cancelled, true)
 	assert.Equal(t, Snapshot{Pending: 4}, p.Snapshot())
 	all, err := p.Combine(ok, bad, blocked, cancelled)
 	require.NoError(t, err)
@@ -572,7 +661,7 @@ func TestSerialOrderIsRepeatable(t *testing.T) {
 }
 
 func TestErrorsAreDistinct(t *testing.T) {
-	all := []*Error{ErrStaleHandle, ErrForeignHandle, ErrClosed, ErrArenaFull, ErrFailed, ErrCancelled, ErrBlocked, ErrWaitCycle, ErrBusy, ErrBadArgument}
+	all := []*Error{ErrStaleHandle, ErrForeignHandle, ErrClosed, ErrArenaFull, ErrFailed, ErrCancelled, ErrBlocked, ErrWaitCycle, ErrBusy, ErrBadArgument, ErrInsideJob, ErrTriggered, ErrUntriggered}
 	for i, a := range all {
 		for j, b := range all {
 			assert.Equal(t, i == j, errors.Is(a, b), "%s vs %s", a.Code, b.Code)

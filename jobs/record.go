@@ -83,10 +83,25 @@ func (o Outcome) String() string {
 func (o Outcome) Done() bool { return o >= Succeeded }
 
 // outcome is the job's state. Any goroutine may call it.
-func (r *record) outcome() Outcome { return Outcome(uint32(r.link.Load())) }
+func (r *record) outcome() Outcome { return outcomeOf(r.link.Load()) }
 
-// succClosed marks a finished job's successor list: no edge can join it.
-const succClosed = ^uint32(0)
+// The low word of record.link: the Outcome, and cancelBit once Cancel came
+// while the job was Pending. The executor decides between running and
+// Cancelled with a CAS on link, so Cancel's answer is exact.
+const (
+	outcomeMask = 7
+	cancelBit   = 1 << 31
+)
+
+func outcomeOf(link uint64) Outcome { return Outcome(link & outcomeMask) }
+
+// The bits of record.flags.
+const (
+	flagWatched   = 1 << iota // someone may be parked waiting on the job
+	flagWaited                // the owner returned from Pool.Wait on it (see Observed)
+	flagEvent                 // an Event: its last hold is the trigger's
+	flagTriggered             // Trigger, Cancel or Reset has taken the event's trigger hold
+)
 
 // cause packs why a job is blocked: the kind in the high word (the larger
 // dominates: failure over cancellation) and the root job's index below.
@@ -100,12 +115,11 @@ const (
 // from then on the first group is accessed atomically, the rest is read-only
 // but for the executor's writes before it stores the outcome.
 type record struct {
-	cause   atomicU64 // why it is blocked, 0 if it is not
-	link    atomicU64 // the Outcome (low word) and the successor list head (high word): edge index+1, succClosed once done
-	holds   atomicI32 // unfinished prerequisites + the builder's hold
-	cancel  atomicU32 // 1 once Cancel was called
-	watched atomicU32 // 1 if someone may be parked waiting on this job
-	gen     atomicU32 // the frame it was made in; stored last by the scheduler
+	cause atomicU64 // why it is blocked, 0 if it is not
+	link  atomicU64 // the Outcome and cancelBit (low word), the successor list head (high word): edge index+1, 0 for none; edges join even after the job is done, holding nothing then, so the list is the job's every successor
+	holds atomicI32 // unfinished prerequisites + the builder's hold (+ an Event's trigger hold)
+	flags atomicU32 // flagWatched, flagWaited, flagEvent, flagTriggered
+	gen   atomicU32 // the frame it was made in; stored last by the scheduler
 
 	parent   uint32 // ParallelFor: the join to release on completion, index+1
 	chunkEnd int32  // ParallelFor range job: chunks [job.Label.Chunk, chunkEnd); the join holds n and batch in job.Lo and job.Hi
@@ -123,12 +137,13 @@ type (
 
 func (a *atomicU32) Load() uint32                    { return atomic.LoadUint32(&a.v) }
 func (a *atomicU32) Store(x uint32)                  { atomic.StoreUint32(&a.v, x) }
+func (a *atomicU32) Or(x uint32) uint32              { return atomic.OrUint32(&a.v, x) }
 func (a *atomicI32) Add(d int32) int32               { return atomic.AddInt32(&a.v, d) }
 func (a *atomicI32) Load() int32                     { return atomic.LoadInt32(&a.v) }
 func (a *atomicU64) Load() uint64                    { return atomic.LoadUint64(&a.v) }
 func (a *atomicU64) Add(d uint64) uint64             { return atomic.AddUint64(&a.v, d) }
-func (a *atomicU64) Swap(x uint64) uint64            { return atomic.SwapUint64(&a.v, x) }
 func (a *atomicU64) CompareAndSwap(o, n uint64) bool { return atomic.CompareAndSwapUint64(&a.v, o, n) }
+func (a *atomicU64) Or(x uint64) uint64              { return atomic.OrUint64(&a.v, x) }
 
 // edge is a successor link in a prerequisite's list.
 type edge struct {
@@ -170,10 +185,13 @@ func (a *arena[T]) reserve(k int) (first uint32, ok bool) {
 	return uint32(start), true
 }
 
-// at returns slot i, which must have been reserved.
+// at returns slot i, which must have been reserved. Any goroutine: a
+// reserved slot's block is in place before reserve returns, and blocks
+// never move.
 func (a *arena[T]) at(i uint32) *T { return &a.blocks[i>>blockBits].Load()[i&(blockSize-1)] }
 
-// used is the number of slots handed out since the last reset.
+// used is the number of slots handed out since the last reset, a racy
+// bound while others reserve. Any goroutine.
 func (a *arena[T]) used() int64 { return min(a.next.Load(), a.limit) }
 
 // reset forgets every slot. Executed only by the owner with no job in flight.

@@ -121,7 +121,9 @@ func runGraph(t testing.TB, p *Pool, g *graphSpec) graphResult {
 		}
 		require.NoError(t, err)
 		if g.cancel[i] {
-			require.NoError(t, p.Cancel(hs[i]))
+			took, err := p.Cancel(hs[i])
+			require.NoError(t, err)
+			require.True(t, took, "behind the gate, the job has not started")
 		}
 		datas[i] = data
 	}

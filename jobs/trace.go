@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"sync/atomic"
 	"time"
 )
@@ -95,72 +94,11 @@ func (p *Pool) ReadTrace(dst []Event) ([]Event, uint64) {
 // per job, a flow arrow per dependency edge.
 func WriteChromeTrace(w io.Writer, events []Event) error {
 	bw := bufio.NewWriter(w)
-	type ev struct {
-		Name string         `json:"name"`
-		Cat  string         `json:"cat,omitempty"`
-		Ph   string         `json:"ph"`
-		Ts   float64        `json:"ts"`
-		Dur  *float64       `json:"dur,omitempty"`
-		Pid  int            `json:"pid"`
-		Tid  int            `json:"tid"`
-		ID   string         `json:"id,omitempty"`
-		Bp   string         `json:"bp,omitempty"`
-		Args map[string]any `json:"args,omitempty"`
-	}
-	us := func(ns int64) float64 { return float64(ns) / 1e3 }
-	// Where each job ran, so that flow arrows start in the prerequisite's
-	// lane and end in the successor's.
-	type ran struct {
-		worker     int
-		start, end int64
-	}
-	jobs := make(map[Handle]ran)
-	workers := map[int]bool{}
-	for _, e := range events {
-		if e.Kind == KindJob {
-			jobs[e.Job] = ran{e.Worker, e.Start, e.End}
-			workers[e.Worker] = true
-		}
-	}
-	out := make([]ev, 0, len(events)+len(workers))
-	lanes := make([]int, 0, len(workers))
-	for wk := range workers {
-		lanes = append(lanes, wk)
-	}
-	slices.Sort(lanes) // the same file for the same events
-	for _, wk := range lanes {
-		name := fmt.Sprintf("worker %d", wk)
-		if wk == 0 {
-			name = "owner"
-		}
-		out = append(out, ev{Name: "thread_name", Ph: "M", Pid: 1, Tid: wk, Args: map[string]any{"name": name}})
-	}
-	flow := 0
-	for _, e := range events {
-		switch e.Kind {
-		case KindJob:
-			d := us(e.End - e.Start)
-			out = append(out, ev{Name: fmt.Sprintf("%s[%d]", e.Label.Name, e.Label.Chunk), Cat: "job", Ph: "X", Ts: us(e.Start), Dur: &d,
-				Pid: 1, Tid: e.Worker, Args: map[string]any{"job": e.Job.Index(), "system": e.Label.Name, "chunk": e.Label.Chunk}})
-		case KindEdge:
-			from, ok1 := jobs[e.From]
-			to, ok2 := jobs[e.Job]
-			if !ok1 || !ok2 {
-				continue
-			}
-			flow++
-			id := fmt.Sprint(flow)
-			out = append(out,
-				ev{Name: "dep", Cat: "dep", Ph: "s", Ts: us(from.end - 1), Pid: 1, Tid: from.worker, ID: id},
-				ev{Name: "dep", Cat: "dep", Ph: "f", Bp: "e", Ts: us(to.start), Pid: 1, Tid: to.worker, ID: id})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Ph == "M" && out[j].Ph != "M" })
 	enc := json.NewEncoder(bw)
 	if _, err := bw.WriteString(`{"displayTimeUnit":"ns","traceEvents":[`); err != nil {
 		return err
 	}
-	for i, e := range out {
+	for i, e := range chromeEvents(events) {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
@@ -172,4 +110,80 @@ func WriteChromeTrace(w io.Writer, events []Event) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// chromeEvent is one record of the Chrome trace event format.
+type chromeEvent struct {
+	Name string         `json:"name"`
+	Cat  string         `json:"cat,omitempty"`
+	Ph   string         `json:"ph"`
+	Ts   float64        `json:"ts"`
+	Dur  *float64       `json:"dur,omitempty"`
+	Pid  int            `json:"pid"`
+	Tid  int            `json:"tid"`
+	ID   string         `json:"id,omitempty"`
+	Bp   string         `json:"bp,omitempty"`
+	Args map[string]any `json:"args,omitempty"`
+}
+
+// ran is where and when a job ran, so that flow arrows start in the
+// prerequisite's lane and end in the successor's.
+type ran struct {
+	worker     int
+	start, end int64
+}
+
+func us(ns int64) float64 { return float64(ns) / 1e3 }
+
+// chromeEvents turns events into lane names first, then slices and flows.
+func chromeEvents(events []Event) []chromeEvent {
+	jobs := make(map[Handle]ran)
+	for _, e := range events {
+		if e.Kind == KindJob {
+			jobs[e.Job] = ran{e.Worker, e.Start, e.End}
+		}
+	}
+	out := laneNames(jobs, len(events))
+	flow := 0
+	for _, e := range events {
+		switch e.Kind {
+		case KindJob:
+			d := us(e.End - e.Start)
+			out = append(out, chromeEvent{Name: fmt.Sprintf("%s[%d]", e.Label.Name, e.Label.Chunk), Cat: "job", Ph: "X", Ts: us(e.Start), Dur: &d,
+				Pid: 1, Tid: e.Worker, Args: map[string]any{"job": e.Job.Index(), "system": e.Label.Name, "chunk": e.Label.Chunk}})
+		case KindEdge:
+			from, ok1 := jobs[e.From]
+			to, ok2 := jobs[e.Job]
+			if !ok1 || !ok2 {
+				continue
+			}
+			flow++
+			id := fmt.Sprint(flow)
+			out = append(out,
+				chromeEvent{Name: "dep", Cat: "dep", Ph: "s", Ts: us(from.end - 1), Pid: 1, Tid: from.worker, ID: id},
+				chromeEvent{Name: "dep", Cat: "dep", Ph: "f", Bp: "e", Ts: us(to.start), Pid: 1, Tid: to.worker, ID: id})
+		}
+	}
+	return out
+}
+
+// laneNames names a lane per participant that ran a job, in worker order
+// (the same file for the same events), in a slice with room for n more.
+func laneNames(jobs map[Handle]ran, n int) []chromeEvent {
+	var lanes []int
+	for _, r := range jobs {
+		if !slices.Contains(lanes, r.worker) {
+			lanes = append(lanes, r.worker)
+		}
+	}
+	slices.Sort(lanes)
+	out := make([]chromeEvent, 0, n+len(lanes))
+	for _, wk := range lanes {
+		name := fmt.Sprintf("worker %d", wk)
+		if wk == 0 {
+			name = "owner"
+		}
+		out = append(out, chromeEvent{Name: "thread_name", Ph: "M", Pid: 1, Tid: wk, Args: map[string]any{"name": name}})
+	}
+	return out
 }

@@ -43,6 +43,7 @@ type rec struct {
 	acc    *Access
 	d0, d1 int32
 	copies int32 // a chunk group's copies: the first copies of its prerequisites
+	seen   bool  // the owner observed the job done (see observed)
 	frame  uint32
 	dedup  uint32 // == Tracker.dedup: already a candidate dependency
 	reach  uint32 // == Tracker.reach: visited by the current search
@@ -88,7 +89,9 @@ func (t *Tracker) ParallelFor(j jobs.Job, a *Access, n, batch int) (jobs.Handle,
 // ScheduleAfter schedules j after deps only, and first checks them: if a
 // job still in flight conflicts with a and is not among the transitive
 // prerequisites of deps, it returns an *Error with CodeMissingDependency
-// and schedules nothing.
+// and schedules nothing. A job is in flight until the owner has observed
+// it done (Wait on it or on a job after it, or Reset), whether or not a
+// worker has finished it: the answer is the same for every worker count.
 func (t *Tracker) ScheduleAfter(j jobs.Job, a *Access, deps ...jobs.Handle) (jobs.Handle, error) {
 	return t.add(j, a, nil, deps, true)
 }
@@ -228,8 +231,11 @@ func (t *Tracker) at(i int) *rec {
 	return &t.recs[i]
 }
 
-// inFlight reports whether the job of record r has not finished. Workers
-// publish outcomes atomically; a job seen finished stays finished.
+// inFlight reports whether the job of record r has not finished, for
+// derive: a derived dependency on a finished job would change nothing, so
+// leaving it out is safe whatever the timing (the check, which must answer
+// the same for every timing, uses observed instead). Workers publish
+// outcomes atomically; a job seen finished stays finished.
 func (t *Tracker) inFlight(r *rec) bool {
 	o, err := t.pool.Outcome(r.h)
 	return err == nil && !o.Done()
@@ -331,10 +337,23 @@ func (t *Tracker) verify(l jobs.Label, a *Access, deps []jobs.Handle) error {
 }
 
 func (t *Tracker) conflict(l jobs.Label, a *Access, deps []jobs.Handle, c *rec, k Key) error {
-	if c.h == t.skip || !t.inFlight(c) || t.reaches(deps, c) {
+	if c.h == t.skip || t.observed(c) || t.reaches(deps, c) {
 		return nil
 	}
 	return t.missing(c, l, a, k)
+}
+
+// observed reports whether the owner has seen c's job done: it waited on
+// it, or on a job after it (jobs.Pool.Observed). Until then the check
+// counts the job as in flight even if a worker has finished it, so that
+// its answer is the same for every worker count and every timing. A job
+// seen done stays so until Reset: the answer is kept.
+func (t *Tracker) observed(c *rec) bool {
+	if !c.seen {
+		seen, err := t.pool.Observed(c.h)
+		c.seen = err == nil && seen
+	}
+	return c.seen
 }
 
 // reaches reports whether c is a recorded transitive prerequisite of deps.

@@ -1,12 +1,12 @@
 // Command headless runs the demo's simulation without a window and prints
 // where each step's time went:
 //
-//	go run ./demo/headless -frames N [-entities M] [-workers W] [-batch B] [-json] [-trace file]
+//	go run ./demo/headless -steps N [-entities M] [-workers W] [-batch B] [-json] [-trace file]
 //
 // It runs N fixed steps and prints the engine's timing table and a hash of
 // the final world state (the same for every worker count and batch size),
 // or with -json one JSON object; -trace writes the last step's Chrome trace
-// (open it in Perfetto). Wrong flags print usage and exit 2.
+// (open it in Perfetto): its jobs, the step, markers and counters. Wrong flags print usage and exit 2.
 package main
 
 import (
@@ -15,11 +15,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
 
-	"github.com/weft-engine/weft/demo/game"
+	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
 )
 
@@ -28,9 +27,9 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // options are the command's flags.
 type options struct {
 	game.Config
-	frames int
-	json   bool
-	trace  string
+	steps int
+	json  bool
+	trace string
 }
 
 // maxWindow bounds the timings window: the summary covers every frame up
@@ -44,17 +43,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("headless", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: headless -frames N [-entities M] [-workers W] [-batch B] [-checks] [-json] [-trace file]")
+		fmt.Fprintln(stderr, "usage: headless -steps N [-entities M] [-workers W] [-batch B] [-checks] [-json] [-trace file]")
 		fs.PrintDefaults()
 	}
 	var o options
-	fs.IntVar(&o.frames, "frames", 0, "fixed steps to run (at least 1)")
-	o.AddFlags(fs, math.MaxInt)
+	fs.IntVar(&o.steps, "steps", 0, "fixed steps to run (at least 1)")
+	fs.IntVar(&o.steps, "frames", 0, "the old name of -steps")
+	o.AddFlags(fs)
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the table")
 	fs.StringVar(&o.trace, "trace", "", "write the last step's Chrome trace JSON to `file`")
 	code, ok := o.ParseFlags(fs, args, func() string {
-		if o.frames < 1 {
-			return "-frames must be at least 1"
+		if o.steps < 1 {
+			return "-steps must be at least 1"
 		}
 		return ""
 	})
@@ -68,18 +68,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// simulate runs o.frames steps and writes the report.
+// simulate runs o.steps steps and writes the report.
 func simulate(o options, stdout io.Writer) (err error) {
 	cfg := o.Config
-	cfg.Seed, cfg.Window = 1, min(o.frames, maxWindow)
+	cfg.Seed, cfg.Window = 1, min(o.steps, maxWindow)
 	g, err := game.New(cfg)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, g.Close()) }()
 	var before, after runtime.MemStats
-	for i := range o.frames {
-		if i == o.frames/2 {
+	for i := range o.steps {
+		if i == o.steps/2 {
 			runtime.ReadMemStats(&before)
 		}
 		if err := g.Tick(); err != nil {
@@ -87,7 +87,7 @@ func simulate(o options, stdout io.Writer) (err error) {
 		}
 	}
 	runtime.ReadMemStats(&after)
-	allocs := float64(after.Mallocs-before.Mallocs) / float64(o.frames-o.frames/2)
+	allocs := float64(after.Mallocs-before.Mallocs) / float64(o.steps-o.steps/2)
 	if o.trace != "" {
 		if err := writeTrace(g.Engine(), o.trace); err != nil {
 			return err
@@ -111,5 +111,7 @@ func writeTrace(e *engine.Engine, path string) error {
 	if err != nil {
 		return err
 	}
-	return errors.Join(e.WriteTrace(f), f.Close())
+	var tr engine.Trace
+	tr.Add(e)
+	return errors.Join(tr.Write(f), f.Close())
 }

@@ -3,29 +3,42 @@ package main
 import (
 	"fmt"
 
-	"github.com/weft-engine/weft/demo/game"
+	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
 )
 
 // report is the -json output.
 type report struct {
-	Frames      int          `json:"frames"`
+	Steps       int          `json:"steps"`    // fixed steps run
 	Entities    int          `json:"entities"` // alive at the end
 	Visible     int          `json:"visible"`
 	Workers     int          `json:"workers"`
 	Batch       int          `json:"batch"`
 	Checks      bool         `json:"checks"`
-	Window      int          `json:"window"` // steps the distributions cover
+	Window      int          `json:"window"`  // steps the distributions cover: the last ones
+	Dropped     uint64       `json:"dropped"` // fixed steps dropped by the MaxSteps cap
 	Step        stat         `json:"step_ms"`
+	Stages      []stage      `json:"stages"`
+	Schedule    stat         `json:"owner_schedule_ms"`
+	InWait      stat         `json:"owner_in_wait_ms"`      // the owner in Wait, running jobs or idle
+	WaitIdle    stat         `json:"owner_in_wait_idle_ms"` // of it, not running jobs
+	Playback    stat         `json:"playback_ms"`
+	Merge       stat         `json:"merge_ms"`
 	Work        stat         `json:"work_ms"`
 	Span        stat         `json:"span_ms"`
 	Parallelism stat         `json:"parallelism"`
+	Jobs        stat         `json:"jobs"`
+	Chunks      stat         `json:"chunks"`
+	Steals      stat         `json:"steals"`
+	Busy        []stat       `json:"busy_ms"` // per participant, the owner first
 	Systems     []system     `json:"systems"`
+	Markers     []marker     `json:"markers"`
+	Counters    []counter    `json:"counters"`
 	Last        lastStep     `json:"last_step"`
 	Critical    critical     `json:"critical_path"`
 	Prediction  []prediction `json:"prediction"`
-	// Heap allocations per step over the run's second half, once the
-	// buffers have grown: 0 in steady state.
+	// Heap allocations per step over the run's second half, once most
+	// buffers have grown: a few, then 0 in steady state.
 	AllocsPerStep float64 `json:"allocs_per_step"`
 	Hash          string  `json:"hash"` // hex, 64 bits
 }
@@ -48,6 +61,27 @@ type system struct {
 	Entities    float64 `json:"entities"` // p50
 	Jobs        float64 `json:"jobs"`     // p50
 	NsPerEntity float64 `json:"ns_per_entity"`
+}
+
+// stage is a stage's span per step.
+type stage struct {
+	Name string `json:"name"`
+	Span stat   `json:"span_ms"`
+}
+
+// marker is a marker's summed time and spans per step.
+type marker struct {
+	Name   string `json:"name"`
+	System string `json:"system"`
+	Ms     stat   `json:"ms"`
+	Spans  stat   `json:"spans"`
+}
+
+// counter is a counter's total per step.
+type counter struct {
+	Name   string `json:"name"`
+	System string `json:"system"`
+	Value  stat   `json:"value"`
 }
 
 // lastStep counts the last step's jobs: the ones executed (chunk, range,
@@ -89,14 +123,29 @@ func ms(d interface{ Nanoseconds() int64 }) float64 { return float64(d.Nanosecon
 func newReport(o options, g *game.Game, allocs float64) *report {
 	e := g.Engine()
 	s, last := e.Timings().Summary(), e.Timings().Last()
-	r := &report{Frames: o.frames, Entities: g.Len(), Visible: g.Visible(), Workers: e.Workers(), Batch: e.Batch(), Checks: e.Checks(),
-		Window: s.Steps, Step: toStat(s.Total), Work: toStat(s.Work), Span: toStat(s.Span), Parallelism: toStat(s.Parallelism),
+	r := &report{Steps: o.steps, Entities: g.Len(), Visible: g.Visible(), Workers: e.Workers(), Batch: e.Batch(), Checks: e.Checks(),
+		Window: s.Steps, Dropped: e.Timings().Dropped, Step: toStat(s.Total), Schedule: toStat(s.Schedule), InWait: toStat(s.Wait),
+		WaitIdle: toStat(s.WaitIdle), Playback: toStat(s.Playback), Merge: toStat(s.Merge),
+		Work: toStat(s.Work), Span: toStat(s.Span), Parallelism: toStat(s.Parallelism),
+		Jobs: toStat(s.Jobs), Chunks: toStat(s.Chunks), Steals: toStat(s.Steals), Markers: []marker{}, Counters: []counter{},
 		Last:    lastStep{Jobs: last.Jobs, Slices: len(last.Timeline), Chunks: last.Chunks, Steals: last.Steals, Commands: last.Commands},
 		Systems: []system{}, Critical: critical{Step: last.Step, Ms: ms(last.Span), Jobs: []pathJob{}},
 		AllocsPerStep: allocs, Hash: fmt.Sprintf("%016x", g.Hash())}
 	for _, ss := range s.Systems {
 		r.Systems = append(r.Systems, system{Name: ss.Name, Stage: ss.Stage.String(), Schedule: toStat(ss.Schedule), Span: toStat(ss.Span),
 			Work: toStat(ss.Work), Merge: toStat(ss.Merge), Entities: ss.Entities.P50, Jobs: ss.Jobs.P50, NsPerEntity: ss.NsPerEntity})
+	}
+	for i, st := range s.Stages {
+		r.Stages = append(r.Stages, stage{Name: engine.Stage(i).String(), Span: toStat(st)})
+	}
+	for _, b := range s.Workers {
+		r.Busy = append(r.Busy, toStat(b))
+	}
+	for _, m := range s.Markers {
+		r.Markers = append(r.Markers, marker{Name: m.Name, System: s.Systems[m.System].Name, Ms: toStat(m.Time), Spans: toStat(m.Calls)})
+	}
+	for _, n := range s.Counters {
+		r.Counters = append(r.Counters, counter{Name: n.Name, System: s.Systems[n.System].Name, Value: toStat(n.Value)})
 	}
 	for _, p := range last.Critical {
 		r.Critical.Jobs = append(r.Critical.Jobs, pathJob{Label: p.Label, First: p.First, Last: p.Last, Ms: ms(p.Cost)})

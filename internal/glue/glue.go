@@ -1,8 +1,8 @@
 // Package glue is what package engine needs of package ecs and a user
 // does not: a query's columns and whether two queries cut a frame into the
-// same chunks (for chunk-wise chaining), and a system's rank in command
-// playback. Only weft's own packages can import it. ecs hands these out
-// only for a Seal, which no other module can make, so the methods that
+// same chunks (for chunk-wise chaining), a system's rank in command
+// playback and the components it reaches through lookups. Only weft's own
+// packages can import it. ecs hands these out only for a Seal, which no other module can make, so the methods that
 // take one are weft's inside, not its API, and engine.Query, which needs
 // one, is sealed to ecs's queries.
 package glue
@@ -22,6 +22,10 @@ type Query interface {
 	// into the same chunks: chunk by chunk, the same rows of the same
 	// tables. other may be any Query; one of another kind is not aligned.
 	Aligned(other Query) bool
+	// Watches reports whether the query has change filters (Changed,
+	// Added): its Prepare reads change versions, so the writers before
+	// it must have finished.
+	Watches() bool
 }
 
 // Decl is the inside of an ecs system declaration. Executed only by the
@@ -30,4 +34,18 @@ type Decl interface {
 	// SetOrder sets the system's rank in command playback: buffers of
 	// lower ranks play first. The engine sets its built order.
 	SetOrder(order int)
+	// Lookups appends to dst the components the system declared
+	// through lookups: it reaches them in any row, so its passes cannot
+	// chain chunk-wise on them.
+	Lookups(dst []safety.Key) []safety.Key
+	// Events are the keys of the event streams the system emits and
+	// reads, for ordering readers after writers.
+	Events() (emits, reads []safety.Key)
+}
+
+// World is the inside of an ecs world. Executed only by the owner.
+type World interface {
+	// StartStep starts a step, between steps with no job in flight: the
+	// event streams move the current step's events to the previous part.
+	StartStep()
 }

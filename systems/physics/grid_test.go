@@ -184,3 +184,29 @@ func TestOversizedBodyIsReported(t *testing.T) {
 	eng, _, _ = newBodies(t, []systems.Position{{X: 5, Y: 5}}, 2, Config{CellSize: 4}, 1, 64)
 	assert.NoError(t, eng.Tick(), "a radius of exactly half a cell is fine")
 }
+
+// A crowd born at one point (a burst) spreads as a disc of a few radii in
+// its first step, for any crowd size: the coincident pushes on a body add
+// up to a bounded sum (a fixed direction threw them into a line of n
+// overlaps).
+func TestCoincidentPushBounded(t *testing.T) {
+	const r = 2.0
+	for _, n := range []int{2, 50, 200, 1000} {
+		at := make([]systems.Position, n)
+		for i := range at {
+			at[i] = systems.Position{X: 500, Y: 500}
+		}
+		eng, _, world := newBodies(t, at, r, Config{CellSize: 8}, 0, 256)
+		require.NoError(t, eng.Tick())
+		far, spreadY := 0.0, false
+		q := ark.NewFilter1[systems.Position](world.Ark()).Query()
+		for q.Next() {
+			p := *q.Get()
+			far = max(far, math.Hypot(p.X-500, p.Y-500))
+			spreadY = spreadY || math.Abs(p.Y-500) > 0.1
+		}
+		t.Logf("%d bodies: the farthest moved %.2f", n, far)
+		assert.Less(t, far, 6*r, "%d bodies: bounded", n)
+		assert.True(t, spreadY || n == 2, "%d bodies: a disc, not a line", n)
+	}
+}

@@ -412,8 +412,8 @@ func (s *System) respondRows(first, lo, hi int) {
 // pairs adds to acc the pushes between body j of sn and every body of
 // spans that touches it, and returns twice their number (contacts count
 // from both sides). A pair's push is their overlap along the line between
-// their centres (along x, away from the lower slot, where two coincide);
-// the two bodies get opposite pushes, exactly.
+// their centres (along apart's direction, where two coincide); the two
+// bodies get opposite pushes, exactly.
 func pairs(sn []node, acc []push, j int32, spans [][2]int32) (touching int32) {
 	me := &sn[j]
 	var ax, ay int64
@@ -427,12 +427,11 @@ func pairs(sn []node, acc []push, j int32, spans [][2]int32) (touching int32) {
 				continue
 			}
 			d := math.Sqrt(d2)
-			nx, ny := 1.0, 0.0
-			switch {
-			case d > 1e-9:
+			var nx, ny float64
+			if d > 1e-9 {
 				nx, ny = ox/d, oy/d
-			case me.slot > o.slot:
-				nx = -1
+			} else {
+				nx, ny = apart(me.slot - o.slot)
 			}
 			px, py := int64(nx*(rr-d)*fixed), int64(ny*(rr-d)*fixed)
 			ax, ay = ax+px, ay+py
@@ -444,6 +443,23 @@ func pairs(sn []node, acc []push, j int32, spans [][2]int32) (touching int32) {
 	acc[j].x += ax
 	acc[j].y += ay
 	return touching
+}
+
+// goldenAngle is 2π(1 - 1/φ) radians.
+var goldenAngle = math.Pi * (3 - math.Sqrt(5))
+
+// apart is the direction that pushes apart two coincident bodies whose
+// slots differ by k: it turns by the golden angle with k, so that a crowd
+// born at one point (a burst) spreads as a disc. The pushes on one body
+// add up to at most a few overlaps, as sums of e^(i·k·golden) do, where a
+// fixed direction would throw the crowd into a line of n overlaps.
+// apart(-k) is exactly -apart(k): the pair's pushes stay opposite.
+func apart(k int32) (x, y float64) {
+	if k < 0 {
+		x, y = apart(-k)
+		return -x, -y
+	}
+	return math.Cos(float64(k) * goldenAngle), math.Sin(float64(k) * goldenAngle)
 }
 
 // applyChunk adds each body's push to its velocity, integrates and

@@ -95,6 +95,7 @@ type Query{{.N}}[{{.Types}} any] struct {
 func NewQuery{{.N}}[{{.Types}} any](d *Decl, {{.Params}}, filters ...Filter) *Query{{.N}}[{{.Types}}] {
 	q := &Query{{.N}}[{{.Types}}]{}
 	q.init(d, {{.Tokens}})
+	q.watchFilters(filters)
 	q.f = ark.NewFilter{{.N}}[{{.Types}}](d.w.ark)
 	for _, fl := range filters {
 		if fl.with {

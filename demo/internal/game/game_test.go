@@ -2,14 +2,18 @@ package game_test
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
+
+	"github.com/mlange-42/ark/ecs"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/weft-engine/weft/demo/game"
+	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/systems"
 )
 
 func newGame(t *testing.T, cfg game.Config) *game.Game {
@@ -52,16 +56,44 @@ func TestDeterminism(t *testing.T) {
 func TestSpawnBurst(t *testing.T) {
 	g := newGame(t, game.Config{Entities: 500, Workers: 0})
 	require.NoError(t, g.Tick())
-	n := g.Len()
+	bodies := func() int { return g.Len() - g.Sparks() } // landings add sparks, for a moment
+	n := bodies()
 	assert.Equal(t, 500, n)
 	g.SpawnBurst(g.Width/2, g.Height/2, 40)
-	assert.Equal(t, n, g.Len(), "recorded, not yet applied")
+	assert.Equal(t, n, bodies(), "recorded, not yet applied")
 	require.NoError(t, g.Tick())
-	assert.Equal(t, n+40, g.Len())
+	assert.Equal(t, n+40, bodies())
 	for range 60 * 7 { // bursts live at most 6 s
 		require.NoError(t, g.Tick())
 	}
-	assert.Equal(t, n, g.Len())
+	assert.Equal(t, n, bodies())
+	_, landings := g.Landings()
+	assert.Positive(t, landings, "bodies landed and made sparks")
+}
+
+// A burst appears as a burst at the cursor after its first step: its
+// bodies spread over a small disc, not on one point and not in a line
+// across the world.
+func TestBurstAtCursor(t *testing.T) {
+	g := newGame(t, game.Config{Entities: 1, Workers: 0})
+	require.NoError(t, g.Tick())
+	cx, cy := g.Width/2, g.Height/2
+	g.SpawnBurst(cx, cy, game.BurstSize)
+	require.NoError(t, g.Tick())
+	near, far := 0, 0.0
+	seen := map[systems.Position]bool{}
+	q := ecs.NewFilter1[systems.Position](g.Engine().World().Ark()).Query()
+	for q.Next() {
+		p := *q.Get()
+		if d := math.Hypot(p.X-cx, p.Y-cy); d < 60 {
+			near++
+			far = max(far, d)
+			seen[p] = true
+		}
+	}
+	assert.GreaterOrEqual(t, near, game.BurstSize, "the burst is around the cursor")
+	assert.Greater(t, len(seen), game.BurstSize*9/10, "at distinct points")
+	assert.Greater(t, far, 3.0, "spread out")
 }
 
 func TestNewDefaultsAndErrors(t *testing.T) {

@@ -3,9 +3,11 @@ package game
 import (
 	"bytes"
 	"flag"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Wrong shared flags, and the command's own check, print what is wrong and
@@ -25,13 +27,14 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-own"}, 2, false, "cmd: -own is wrong"},
 		{[]string{"-nosuch"}, 2, false, "flag provided but not defined: -nosuch"},
 		{[]string{"-h"}, 0, false, ""},
+		{[]string{"-workers", "16"}, 2, false, "cmd: -workers must be at most 15"},
 	} {
 		var out bytes.Buffer
 		fs := flag.NewFlagSet("cmd", flag.ContinueOnError)
 		fs.SetOutput(&out)
 		fs.Usage = func() { out.WriteString("usage: cmd\n") }
 		var c Config
-		c.AddFlags(fs, 3)
+		c.AddFlags(fs)
 		own := fs.Bool("own", false, "")
 		code, ok := c.ParseFlags(fs, tc.args, func() string {
 			if *own {
@@ -51,6 +54,8 @@ func TestParseFlags(t *testing.T) {
 	}
 	fs := flag.NewFlagSet("cmd", flag.ContinueOnError)
 	var c Config
-	c.AddFlags(fs, 0)
-	assert.Equal(t, "0", fs.Lookup("workers").DefValue, "the default stays within the limit")
+	c.AddFlags(fs)
+	def, err := strconv.Atoi(fs.Lookup("workers").DefValue)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, def, MaxWorkers, "the default stays within the limit")
 }

@@ -9,10 +9,10 @@ import (
 
 // AddFlags registers the flags that the window and the headless command
 // share, -entities, -workers, -batch and -checks, on fs, into c. The
-// default worker count is GOMAXPROCS-1, at least 1 and at most maxWorkers.
-func (c *Config) AddFlags(fs *flag.FlagSet, maxWorkers int) {
+// default worker count is GOMAXPROCS-1, at least 1 and at most MaxWorkers.
+func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.Entities, "entities", DefaultEntities, "bodies kept alive (0: the default)")
-	fs.IntVar(&c.Workers, "workers", min(maxWorkers, max(1, runtime.GOMAXPROCS(0)-1)), "worker goroutines besides the owner; 0 is serial")
+	fs.IntVar(&c.Workers, "workers", min(MaxWorkers, max(1, runtime.GOMAXPROCS(0)-1)), "worker goroutines besides the owner; 0 is serial")
 	fs.IntVar(&c.Batch, "batch", DefaultBatch, "rows per chunk (at least 1)")
 	fs.BoolVar(&c.Checks, "checks", false, "run with the safety and ecs checks on")
 }
@@ -36,6 +36,8 @@ func (c *Config) ParseFlags(fs *flag.FlagSet, args []string, check func() string
 		bad = "-entities must not be negative"
 	case c.Workers < 0:
 		bad = "-workers must not be negative"
+	case c.Workers > MaxWorkers:
+		bad = fmt.Sprintf("-workers must be at most %d, as + allows in the window: more workers than cores only wait", MaxWorkers)
 	case c.Batch < 1:
 		bad = "-batch must be at least 1"
 	case check != nil:

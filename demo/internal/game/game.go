@@ -22,6 +22,7 @@ import (
 	"github.com/weft-engine/weft/systems/anim"
 	"github.com/weft-engine/weft/systems/cull"
 	"github.com/weft-engine/weft/systems/physics"
+	"github.com/weft-engine/weft/systems/seek"
 )
 
 // The defaults of Config.
@@ -69,6 +70,7 @@ type Game struct {
 	eng     *engine.Engine
 	phys    *physics.System
 	cull    *cull.System
+	sparks  *sparks
 	comps   *comps
 	pending *ecs.Commands // bursts, applied before the next step
 	rng     *rand.Rand    // the owner's, for bursts
@@ -141,8 +143,10 @@ func newLife(r *rand.Rand, respawn bool) Life {
 const Gravity = 60
 
 // New builds the world: cfg.Entities bodies spread over a world larger
-// than the screen, physics (with gravity), anim, lifetime and cull wired
-// into an engine, the camera on the world's centre.
+// than the screen (one in 64 a seeker chasing another body), physics
+// (with gravity), anim, lifetime, seek, landing sparks (an event from
+// landing to sparks) and cull wired into an engine, the
+// camera on the world's centre.
 func New(cfg Config) (*Game, error) {
 	if cfg.Entities < 0 || cfg.Batch < 0 || cfg.Window < 0 || cfg.Workers < 0 && cfg.Workers != engine.DefaultWorkers {
 		return nil, fmt.Errorf("game: Config %+v: Entities, Batch and Window must be >= 0, Workers >= 0 or engine.DefaultWorkers", cfg)
@@ -170,6 +174,9 @@ func New(cfg Config) (*Game, error) {
 	if _, err := w.Apply(setup); err != nil {
 		return nil, err
 	}
+	if err := c.addSeekers(w); err != nil {
+		return nil, err
+	}
 	eng, err := engine.New(w, engine.Config{Workers: cfg.Workers, Batch: cfg.Batch, NoChecks: !cfg.Checks, Window: cfg.Window})
 	if err != nil {
 		return nil, err
@@ -177,11 +184,14 @@ func New(cfg Config) (*Game, error) {
 	*eng.Camera() = engine.Camera{X: width / 2, Y: height / 2, W: ScreenW, H: ScreenH, Zoom: 1}
 	g := &Game{cfg: cfg, w: w, eng: eng, comps: c, pending: w.NewCommands(), rng: rand.New(rand.NewPCG(cfg.Seed, 1)),
 		phys: physics.New(physics.Config{Gravity: Gravity, Damping: 0.05, CellSize: 7, MaxX: width, MaxY: height}),
-		cull: cull.New(), all: ark.NewFilter2[systems.Position, systems.Velocity](w.Ark()), Width: width, Height: height}
+		cull: cull.New(), sparks: newSparks(w, c), all: ark.NewFilter2[systems.Position, systems.Velocity](w.Ark()), Width: width, Height: height}
 	err = errors.Join(
 		eng.Add(engine.PreUpdate, &lifetime{c: c}),
+		eng.Add(engine.PreUpdate, seek.New()),
 		eng.Add(engine.Update, g.phys),
 		eng.Add(engine.Update, anim.New(), engine.After("physics")),
+		eng.Add(engine.Update, &landing{floor: height}, engine.After("physics"), engine.Before("anim")),
+		eng.Add(engine.Update, g.sparks),
 		eng.Add(engine.PreRender, g.cull))
 	if err == nil {
 		err = eng.Build()
@@ -201,6 +211,10 @@ type lifetime struct {
 	life ecs.Writer[Life]
 	time ecs.ResReader[engine.Time]
 	pass *engine.Pass
+	// The time spent making replacements, and how many: in the overlay's
+	// systems table and timeline, the headless table and the trace.
+	respawn   engine.Marker
+	respawned engine.Counter
 	// Per chunk, reseeded for each replacement: no allocation per step.
 	srcs  []*rand.PCG
 	rands []*rand.Rand
@@ -213,6 +227,7 @@ func (s *lifetime) Build(b *engine.Builder) error {
 	s.life, s.time = ecs.Write[Life](d), ecs.ReadRes[engine.Time](d)
 	b.Commands()
 	s.pass = b.Chunks("age", ecs.NewQuery1(d, s.life), s.chunk)
+	s.respawn, s.respawned = b.Marker("respawn"), b.Counter("respawned")
 	return nil
 }
 
@@ -242,9 +257,12 @@ func (s *lifetime) chunk(c *ecs.Chunk) {
 		b := c.Commands()
 		b.Despawn(ents[i])
 		if l.Respawn {
+			sp := s.respawn.Begin(c.Worker())
 			e := uint64(ents[i].ID())<<32 | uint64(ents[i].Gen())
 			s.srcs[c.Index()].Seed(e*0x9E3779B97F4A7C15, t.Step)
 			s.c.respawn(b, s.rands[c.Index()])
+			sp.End()
+			s.respawned.Add(c.Worker(), 1)
 		}
 	}
 }
@@ -258,18 +276,38 @@ func (g *Game) Config() Config { return g.cfg }
 // Visible is the number of sprites the last step's cull kept.
 func (g *Game) Visible() int { return g.cull.Visible }
 
+// Landings are the Landed events of the last step and since the start:
+// each made sparks.
+func (g *Game) Landings() (last, total int) { return g.sparks.Last, g.sparks.Total }
+
+// Sparks is the number of sparks alive (they count in Len).
+func (g *Game) Sparks() int {
+	q := g.sparks.alive.Query()
+	n := q.Count()
+	q.Close()
+	return n
+}
+
 // Contacts is the number of touching pairs of the last step, counted from both sides.
 func (g *Game) Contacts() int { return g.phys.Contacts }
 
-// SpawnBurst records n bodies flying out of (x, y), in world units; they
-// appear before the next step and expire after a few seconds without
-// being replaced.
+// burstRadius is the disc around the cursor, in world units, that a
+// burst's bodies are born in: a burst looks like one, and few of its bodies
+// start exactly on another.
+const burstRadius = 10
+
+// SpawnBurst records n bodies flying out of a disc around (x, y), in world
+// units; they appear before the next step and expire after a few seconds
+// without being replaced.
 func (g *Game) SpawnBurst(x, y float64, n int) {
 	x = min(max(x, 4), g.Width-4)
 	y = min(max(y, 4), g.Height-4)
 	for range n {
 		a, v := g.rng.Float64()*2*math.Pi, 40+g.rng.Float64()*120
-		g.comps.spawn(g.pending, g.rng, x, y, v*math.Cos(a), v*math.Sin(a)-60, newLife(g.rng, false))
+		d := burstRadius * math.Sqrt(g.rng.Float64()) // uniform over the disc
+		px := min(max(x+d*math.Cos(a), 1), g.Width-1)
+		py := min(max(y+d*math.Sin(a), 1), g.Height-1)
+		g.comps.spawn(g.pending, g.rng, px, py, v*math.Cos(a), v*math.Sin(a)-60, newLife(g.rng, false))
 	}
 }
 

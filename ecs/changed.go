@@ -1,0 +1,317 @@
+package ecs
+
+import (
+	"sync/atomic"
+
+	ark "github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/safety"
+)
+
+// Change detection: the query filters Changed and Added keep only the
+// chunks in which a row of a component was written, or came into its
+// table, since the query last ran.
+//
+// Versions are kept per block of blockRows rows of a table, for each
+// watched component: the tick of the last write. Blocks are fixed rows of
+// the table, not chunks, so versions do not depend on the batch size. A
+// tick is taken by each Prepare (the world's counter, on the owner, in
+// built order), so "since the query last ran" is a comparison of ticks.
+//
+// Marking is conservative, like Unity's change versions: Writer.Column
+// marks every block of the chunk, whether the job wrote the rows or not.
+// A structural change (an entity entering or leaving a table: spawn,
+// despawn, add, remove, by commands or by Ark directly) is found at the
+// next frame by comparing the table's entities block by block with their
+// copy: every block whose entities differ is marked added and changed for
+// every watched component. A value that commands set (Add on an entity
+// that has the component, Set) marks its component in the entity's whole
+// table. Writes through Ark itself (exclusive systems, World.Ark) are not
+// seen.
+
+// blockRows is the rows per version block: a power of two, so that a block
+// is a shift of a row.
+const (
+	blockShift = 6
+	blockRows  = 1 << blockShift
+)
+
+// Filter kinds of change detection.
+const (
+	watchNone uint8 = iota
+	watchChanged
+	watchAdded
+)
+
+// Changed keeps the chunks in which a row of T was written through a
+// Writer[T], set by commands, or came into the table, since the query
+// last ran. col is the system's own token of T (Reader or Writer): the
+// declared read orders the query after every writer of T before it.
+// Writes by the query's own system after its Prepare are not reported to
+// it.
+func Changed[T any](col Col[T]) Filter {
+	return Filter{comp: ark.C[T](), with: true, watch: watchChanged, tok: col.token()}
+}
+
+// Added keeps the chunks in which an entity got T (spawned with it, or T
+// added) since the query last ran; col is the system's own token of T.
+func Added[T any](col Col[T]) Filter {
+	return Filter{comp: ark.C[T](), with: true, watch: watchAdded, tok: col.token()}
+}
+
+// watch is a change filter of a query.
+type watch struct {
+	id    ark.ID
+	added bool
+}
+
+// tableKey names a table by its components (weft makes no relation
+// tables; two tables with one key in a frame are not tracked).
+type tableKey [4]uint64
+
+// tableOf is the key of e's table. Executed only by the owner.
+func (w *World) tableOf(e ark.Entity) tableKey {
+	ids := w.unsafe.IDs(e)
+	var key tableKey
+	for i := range ids.Len() {
+		x := ids.Get(i).Index()
+		key[x>>6] |= 1 << (x & 63)
+	}
+	return key
+}
+
+// tableVers are the versions of one table.
+type tableVers struct {
+	ents  []ark.Entity  // the table's entities when last compared
+	seen  uint64        // World.moves when last compared
+	frame uint64        // the frame of the last comparison
+	base  *ark.Entity   // the table's first entity in that frame
+	cols  [256]*colVers // by component ID index, for watched components
+	moved []uint64      // by block: tick of the last structural change, for columns made later
+}
+
+// colVers are the versions of one component in one table.
+type colVers struct {
+	changed, added       []uint64 // by block: tick of the last mark, written atomically by jobs
+	allChanged, allAdded uint64   // tick of the last mark of every row (commands)
+}
+
+// watchFilters records q's change filters; their tokens must be its
+// system's. Executed only by the owner, at build time.
+func (q *queryBase) watchFilters(filters []Filter) {
+	for _, f := range filters {
+		if f.watch == watchNone {
+			continue
+		}
+		if f.tok.d != q.d {
+			q.d.fail(errorf(CodeUndeclared, q.d.name, q.w.names[f.tok.id.Index()],
+				"a change filter of a query of system %q was given a token of system %q; declare %s in %q with ecs.Read or ecs.Write and pass that token", q.d.name, f.tok.d.name, q.w.names[f.tok.id.Index()], q.d.name))
+		}
+		q.watches = append(q.watches, watch{id: f.tok.id, added: f.watch == watchAdded})
+		q.w.watched[f.tok.id.Index()] = true
+	}
+}
+
+// observeMoves counts the structural changes of the world, whoever makes
+// them, so that tables are compared only after one. Executed only by the
+// owner, in NewWorld.
+func (w *World) observeMoves() {
+	count := func(ark.Entity) { w.moves++ }
+	for _, ev := range []ark.EventType{ark.OnCreateEntity, ark.OnRemoveEntity, ark.OnAddComponents, ark.OnRemoveComponents} {
+		ark.Observe(ev).Do(count).Register(w.ark)
+	}
+}
+
+// versionsOf returns the versions of the table whose entities are ents
+// (not empty), comparing them once per frame with their last copy after a
+// structural change; nil for a table that is not tracked. Executed only by
+// the owner, in Prepare: the first Prepare of a frame that meets a table
+// runs before any job of the frame touches its versions.
+func (w *World) versionsOf(ents []ark.Entity, tick uint64) *tableVers {
+	key := w.tableOf(ents[0])
+	tv := w.tables[key]
+	if tv == nil {
+		tv = &tableVers{seen: w.moves - 1}
+		w.tables[key] = tv
+	}
+	if tv.frame == w.frame {
+		if tv.base != &ents[0] {
+			return nil // another table with these components (relations)
+		}
+		return tv
+	}
+	tv.frame, tv.base = w.frame, &ents[0]
+	if tv.seen != w.moves || len(tv.ents) != len(ents) {
+		tv.compare(ents, tick)
+		tv.seen = w.moves
+	}
+	return tv
+}
+
+// compare marks the blocks whose entities differ from the copy as moved
+// at tick, sizes the columns' versions, and copies ents.
+func (tv *tableVers) compare(ents []ark.Entity, tick uint64) {
+	n := blocks(len(ents))
+	for len(tv.moved) < n {
+		tv.moved = append(tv.moved, tick)
+	}
+	tv.moved = tv.moved[:n]
+	for b := range n {
+		lo, hi := b<<blockShift, min((b+1)<<blockShift, len(ents))
+		if hi > len(tv.ents) || !equal(ents[lo:hi], tv.ents[lo:hi]) {
+			tv.moved[b] = tick
+		}
+	}
+	for _, c := range tv.cols {
+		if c != nil {
+			c.size(tv.moved)
+		}
+	}
+	tv.ents = append(tv.ents[:0], ents...)
+}
+
+func equal(a, b []ark.Entity) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func blocks(rows int) int { return (rows + blockRows - 1) >> blockShift }
+
+// size fits c to the table's blocks, taking the moved ticks where a
+// block moved later than it was marked.
+func (c *colVers) size(moved []uint64) {
+	c.changed, c.added = c.changed[:min(len(c.changed), len(moved))], c.added[:min(len(c.added), len(moved))]
+	for len(c.changed) < len(moved) {
+		c.changed = append(c.changed, 0)
+		c.added = append(c.added, 0)
+	}
+	for b, t := range moved {
+		c.changed[b], c.added[b] = max(c.changed[b], t), max(c.added[b], t)
+	}
+}
+
+// col returns the versions of component id, made on first use with every
+// block at its moved tick. Executed only by the owner, in Prepare.
+func (tv *tableVers) col(id ark.ID) *colVers {
+	c := tv.cols[id.Index()]
+	if c == nil {
+		c = &colVers{}
+		c.size(tv.moved)
+		tv.cols[id.Index()] = c
+	}
+	return c
+}
+
+// cut adds the chunks of table t, of rows rows: all of them for a query
+// without change filters, else the runs of blocks that pass every filter,
+// so that the rows a filtered pass visits do not depend on the batch
+// size. Executed only by the owner, in Prepare, after the predecessors
+// of q's system have finished (engine waits for them).
+func (q *queryBase) cut(t int, tv *tableVers, rows int) {
+	if len(q.watches) == 0 || tv == nil {
+		q.addChunks(t, 0, rows)
+		return
+	}
+	for _, wt := range q.watches {
+		c := tv.col(wt.id)
+		vs, all := c.changed, c.allChanged
+		if wt.added {
+			vs, all = c.added, c.allAdded
+		}
+		if all > q.last {
+			vs = nil // every block passes
+		}
+		q.scratch = append(q.scratch, vs)
+	}
+	for b, n := 0, blocks(rows); b < n; {
+		for b < n && !q.keeps(b) {
+			b++
+		}
+		lo := b
+		for b < n && q.keeps(b) {
+			b++
+		}
+		q.addChunks(t, lo<<blockShift, min(b<<blockShift, rows))
+	}
+	clear(q.scratch)
+	q.scratch = q.scratch[:0]
+}
+
+// keeps reports whether block b passes every change filter of q, whose
+// versions for the table are in q.scratch (nil: every block passes). It
+// reads them plainly: the jobs that write them have finished (cut).
+func (q *queryBase) keeps(b int) bool {
+	for _, vs := range q.scratch {
+		if vs != nil && vs[b] <= q.last {
+			return false
+		}
+	}
+	return true
+}
+
+// markers are the versions that q's chunks of a table mark: those of its
+// written columns that a change filter watches.
+func (q *queryBase) markers(tv *tableVers) (vers [maxCols]*colVers) {
+	if tv == nil {
+		return vers
+	}
+	for i, c := range q.cols {
+		if c.mode == safety.Write && q.w.watched[c.id.Index()] {
+			vers[i] = tv.col(c.id)
+		}
+	}
+	return vers
+}
+
+// mark records a write of rows [lo, hi) at tick. Executed by the job that
+// owns the rows; jobs whose chunks share a block store the same tick, and
+// atomically.
+func (c *colVers) mark(lo, hi int, tick uint64) {
+	for b := lo >> blockShift; b < blocks(hi); b++ {
+		atomic.StoreUint64(&c.changed[b], tick)
+	}
+}
+
+// touch marks component id of e's whole table after commands set its
+// value (added: e got it). Executed only by the owner, in playback.
+func (w *World) touch(e ark.Entity, id ark.ID, added bool) {
+	if !w.watched[id.Index()] {
+		return
+	}
+	tv := w.tables[w.tableOf(e)]
+	if tv == nil {
+		return // not compared yet: its first comparison marks every block
+	}
+	w.ticks++
+	c := tv.col(id)
+	c.allChanged = w.ticks
+	if added {
+		c.allAdded = w.ticks
+	}
+}
+
+// versions are the versions of the table of ents when q watches or marks
+// a component, else nil. Executed only by the owner, in Prepare.
+func (q *queryBase) versions(ents []ark.Entity) *tableVers {
+	if len(q.watches) == 0 && !q.marks() {
+		return nil
+	}
+	return q.w.versionsOf(ents, q.tick)
+}
+
+// marks reports whether q writes a watched component.
+func (q *queryBase) marks() bool {
+	for _, c := range q.cols {
+		if c.mode == safety.Write && q.w.watched[c.id.Index()] {
+			return true
+		}
+	}
+	return false
+}
+
+// Watches reports whether the query has change filters. Executed only by
+// the owner.
+func (g queryGlue) Watches() bool { return len(g.q.watches) > 0 }

@@ -1,0 +1,216 @@
+package engine_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+)
+
+// ping is an event: who emitted it, for which row, its number in the row.
+type ping struct {
+	From     string
+	Row, Seq int
+}
+
+// emitter emits, from chunk jobs, a random number of pings per row
+// (fixed by seed, row and step), plus one ping from Schedule and one from
+// Merge.
+func emitter(name string, seed uint64) *merging {
+	var pass *engine.Pass
+	var em ecs.Emitter[ping]
+	var step uint64
+	return &merging{&toy{name: name,
+		build: func(b *engine.Builder) error {
+			d := b.Decl()
+			em = ecs.Emit[ping](d)
+			p := ecs.Read[pos](d)
+			pass = b.Chunks("emit", ecs.NewQuery1(d, p), func(c *ecs.Chunk) {
+				for _, x := range p.Column(c) {
+					for k := range pings(seed, int(x.X), step) {
+						em.Emit(c, ping{name, int(x.X), k})
+					}
+				}
+			})
+			return nil
+		},
+		sched: func(f *engine.Frame) error {
+			step = f.Time().Step
+			em.EmitOwner(ping{name, -1, int(step)})
+			return f.Run(pass)
+		},
+		merge: func(f *engine.Frame) error {
+			em.EmitOwner(ping{name, -2, int(step)})
+			return nil
+		},
+	}}
+}
+
+// pings is how many pings row emits in step: 0 to 2.
+func pings(seed uint64, row int, step uint64) int {
+	x := (seed*0x9E3779B97F4A7C15 ^ uint64(row)<<32 ^ step) * 0xBF58476D1CE4E5B9
+	return int(x>>61) % 3
+}
+
+// want is what a reader sees from the writer named name in step: its
+// owner events (Merge of the step before, then Schedule), then its rows'
+// events in row order.
+func want(name string, seed uint64, rows int, step uint64) []ping {
+	var out []ping
+	if step > 1 {
+		out = append(out, ping{name, -2, int(step - 1)})
+	}
+	out = append(out, ping{name, -1, int(step)})
+	for r := range rows {
+		for k := range pings(seed, r, step) {
+			out = append(out, ping{name, r, k})
+		}
+	}
+	return out
+}
+
+// reader copies what it reads in Merge; every chunk job reads too, and
+// *bad is set if one saw other events than Merge.
+func reader(name string, got *[]ping, bad *bool) *merging {
+	var pass *engine.Pass
+	var rd ecs.EventReader[ping]
+	var seen []int // by chunk: the events' count and a checksum
+	return &merging{&toy{name: name,
+		build: func(b *engine.Builder) error {
+			d := b.Decl()
+			rd = ecs.ReadEvents[ping](d)
+			v := ecs.Read[vel](d)
+			pass = b.Chunks("read", ecs.NewQuery1(d, v), func(c *ecs.Chunk) { seen[c.Index()] = sum(rd.Events()) })
+			return nil
+		},
+		sched: func(f *engine.Frame) error {
+			n, err := f.Prepare(pass)
+			seen = slices.Grow(seen[:0], n)[:n]
+			if err != nil {
+				return err
+			}
+			return f.Run(pass)
+		},
+		merge: func(f *engine.Frame) error {
+			*got = append((*got)[:0], rd.Events()...)
+			for _, s := range seen {
+				*bad = *bad || s != sum(*got)
+			}
+			return nil
+		},
+	}}
+}
+
+func sum(ps []ping) int {
+	h := len(ps)
+	for _, p := range ps {
+		h = h*31 + p.Row*7 + p.Seq + len(p.From)
+	}
+	return h
+}
+
+// Events from random chunk jobs arrive complete and in the documented
+// order, for every worker count and batch size: a reader sees the
+// writers before it in this step's events, and the writer after it (a
+// later stage) with its events of the previous step.
+func TestEventsOrder(t *testing.T) {
+	const rows = 300
+	for _, workers := range []int{0, 1, 2, 4} {
+		for _, batch := range []int{1, 7, 64, 1000} {
+			var got []ping
+			var bad bool
+			e := newEngine(t, world(t, rows), engine.Config{Workers: workers, Batch: batch})
+			require.NoError(t, e.Add(engine.Update, emitter("b", 2)))
+			require.NoError(t, e.Add(engine.Update, reader("r", &got, &bad)))
+			require.NoError(t, e.Add(engine.PostUpdate, emitter("z", 3)))
+			require.NoError(t, e.Add(engine.Update, emitter("a", 1))) // registered after r, runs before it
+			require.NoError(t, e.Build())
+			for step := uint64(1); step <= 4; step++ {
+				require.NoError(t, e.Tick())
+				var exp []ping
+				if step > 1 {
+					exp = append(exp, want("z", 3, rows, step-1)...)
+				}
+				exp = append(exp, want("b", 2, rows, step)...)
+				exp = append(exp, want("a", 1, rows, step)...)
+				require.Equal(t, exp, got, "W%d batch %d step %d", workers, batch, step)
+			}
+			assert.False(t, bad)
+		}
+	}
+}
+
+// The reader is ordered after its writers, and Explain says why.
+func TestEventsExplain(t *testing.T) {
+	var got []ping
+	var bad bool
+	e := newEngine(t, world(t, 10), engine.Config{})
+	require.NoError(t, e.Add(engine.Update, reader("r", &got, &bad)))
+	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
+	require.NoError(t, e.Build())
+	x := e.Explain()
+	require.Equal(t, "w", x.Systems[0].Name, "the writer runs first")
+	i := slices.IndexFunc(x.Edges, func(ed engine.Edge) bool { return ed.From == "w" && ed.To == "r" })
+	require.GreaterOrEqual(t, i, 0, "an edge w -> r")
+	assert.Equal(t, engine.CauseEvents, x.Edges[i].Causes[0].Kind)
+	assert.Contains(t, x.Edges[i].Causes[0].Text, "w emits events ping, r reads them")
+}
+
+// A reader explicitly Before its writer reads the writer's events of the
+// previous step: the constraint wins, and no event is lost.
+func TestEventsReaderBefore(t *testing.T) {
+	var got []ping
+	var bad bool
+	e := newEngine(t, world(t, 20), engine.Config{Workers: 2, Batch: 3})
+	require.NoError(t, e.Add(engine.Update, reader("r", &got, &bad), engine.Before("w")))
+	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
+	require.NoError(t, e.Build())
+	require.NoError(t, e.Tick())
+	assert.Empty(t, got)
+	require.NoError(t, e.Tick())
+	assert.Equal(t, want("w", 1, 20, 1), got)
+}
+
+// Events nobody reads are dropped: memory stays that of two steps, and a
+// step with events allocates nothing once the buffers have grown.
+func TestEventsSteadyState(t *testing.T) {
+	if raceOn {
+		t.Skip("the race detector allocates")
+	}
+	var got []ping
+	var bad bool
+	e := newEngine(t, world(t, 500), engine.Config{Workers: 1, Batch: 64})
+	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
+	require.NoError(t, e.Add(engine.Update, emitter("nobody reads me", 2)))
+	require.NoError(t, e.Add(engine.Update, reader("r", &got, &bad)))
+	require.NoError(t, e.Build())
+	for range 30 {
+		require.NoError(t, e.Tick())
+	}
+	assert.Zero(t, testing.AllocsPerRun(20, func() { _ = e.Tick() }))
+}
+
+// Emitting with another system's token is refused.
+func TestEventsForeignToken(t *testing.T) {
+	var em ecs.Emitter[ping]
+	var pass *engine.Pass
+	e := newEngine(t, world(t, 4), engine.Config{})
+	require.NoError(t, e.Add(engine.Update, &toy{name: "owner",
+		build: func(b *engine.Builder) error { em = ecs.Emit[ping](b.Decl()); return nil },
+		sched: func(f *engine.Frame) error { return nil }}))
+	require.NoError(t, e.Add(engine.Update, &toy{name: "thief",
+		build: func(b *engine.Builder) error {
+			d := b.Decl()
+			pass = b.Chunks("emit", ecs.NewQuery1(d, ecs.Read[vel](d)), func(c *ecs.Chunk) { em.Emit(c, ping{}) })
+			return nil
+		},
+		sched: func(f *engine.Frame) error { return f.Run(pass) }}))
+	require.NoError(t, e.Build())
+	err := e.Tick()
+	require.ErrorIs(t, err, ecs.ErrUndeclared)
+	assert.Contains(t, err.Error(), `declare ecs.Emit[engine_test.ping] in "thief"`)
+}

@@ -1,0 +1,381 @@
+package jobs
+
+// A participant's own loop: finding work (its deques, the injection queue,
+// stealing), running a job and completing it. Unless a comment says
+// otherwise, a function here is executed only by the goroutine that drives
+// participant w: a worker's own goroutine, or for parts[0] whoever holds
+// Pool.guard (the owner, or a guest inside a Pool call). That goroutine
+// alone touches w's deque bottoms, stack, ctx, executed and busySince; the
+// rest of w, and every record, is shared through the atomics named where
+// they are used.
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+)
+
+// An idle participant looks for work at least spinRounds times, yielding in
+// between, and for at least spinFor, before it parks. Waking a parked
+// worker costs tens of microseconds (a futex round trip, more in a VM); a
+// frame's passes follow each other closer than that, so a worker that
+// spins across the tail of a pass is there when the next one starts.
+const (
+	spinRounds = 64
+	spinFor    = 50 * time.Microsecond
+)
+
+// participant is the owner or a worker: its deques, its Ctx and its
+// counters. Everything but the deques' tops and the counters' reads is
+// touched only by the goroutine that drives it.
+type participant struct {
+	dq                            [numPriorities]deque
+	executed                      uint64        // jobs finished here; only this goroutine touches it
+	busySince                     int64         // start of the current streak of jobs + 1, 0 outside one; this goroutine only
+	done                          atomic.Uint64 // executed as last published (see publish)
+	stolen, attempts, parks, busy atomic.Uint64
+	g                             atomic.Uintptr // a worker's goroutine (see goroutine), set as it starts; 0 for the owner
+
+	id     int
+	rng    uint64
+	sema   chan struct{}
+	stack  []uint32 // jobs running on this goroutine, innermost last
+	ctx    Ctx
+	ring   *ring
+	walker walker   // cycle check scratch
+	_      [64]byte // keep the next participant's hot fields off this line
+}
+
+func newParticipant(p *Pool, id int) *participant {
+	w := &participant{id: id, rng: uint64(id)*0x9E3779B97F4A7C15 + 1, sema: make(chan struct{}, 1),
+		stack: make([]uint32, 0, 64), walker: walker{seen: make(map[uint32]struct{})}}
+	w.ctx = Ctx{p: p, w: w}
+	return w
+}
+
+// work is a worker goroutine's loop. It parks when no work is found after
+// spinning and exits once the pool quits.
+func (p *Pool) work(w *participant) {
+	defer p.wg.Done()
+	w.g.Store(goroutine()) // before any job runs here: inJob of a body on w finds it
+	defer w.g.Store(0)     // the runtime reuses a dead goroutine's descriptor
+	for {
+		idx, ok := p.find(w)
+		if !ok {
+			idx, ok = p.spin(w)
+		}
+		if !ok {
+			if idx, ok = p.park(w, p.quit.Load); !ok {
+				if p.quit.Load() {
+					return
+				}
+				continue
+			}
+		}
+		w.beginBusy(p)
+		for ok {
+			p.run(w, idx)
+			idx, ok = p.find(w)
+		}
+		w.endBusy(p)
+		p.publish(w)
+	}
+}
+
+// spin looks for work for a bounded time (spinUntil), counted in p.spinning so
+// that schedulers skip the wake-up while someone is already looking.
+// Executed only by w's goroutine.
+func (p *Pool) spin(w *participant) (uint32, bool) {
+	p.spinning.Add(1)
+	defer p.spinning.Add(-1)
+	return p.spinUntil(w, nil)
+}
+
+// spinUntil looks for work for at least spinRounds rounds and spinFor,
+// yielding in between, and stops early once target (if any) finishes. Uncounted in
+// p.spinning: a waiting job is not a free worker. Executed only by w's goroutine.
+func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
+	var start int64
+	for i := 0; ; i++ {
+		if target != nil && target.outcome().Done() {
+			return 0, false
+		}
+		runtime.Gosched()
+		if idx, ok := p.find(w); ok {
+			return idx, true
+		}
+		if i >= spinRounds && i%16 == 0 { // the clock costs more than a round
+			if start == 0 {
+				start = p.now()
+			} else if p.now()-start > int64(spinFor) {
+				return 0, false
+			}
+		}
+	}
+}
+
+// find takes a ready job: from w's own deques, then the injection queue, then
+// by stealing from a random victim; High before Normal in each queue.
+// Executed only by w's goroutine.
+func (p *Pool) find(w *participant) (uint32, bool) {
+	for pr := numPriorities - 1; pr >= 0; pr-- {
+		if idx, ok := w.dq[pr].pop(); ok {
+			return idx, true
+		}
+	}
+	if idx, ok := p.inj.take(); ok {
+		return idx, true
+	}
+	n := uint64(len(p.parts))
+	if n == 1 {
+		return 0, false
+	}
+	w.rng ^= w.rng << 13 // xorshift64
+	w.rng ^= w.rng >> 7
+	w.rng ^= w.rng << 17
+	start := w.rng % n
+	for i := range n {
+		v := p.parts[(start+i)%n]
+		if v == w {
+			continue
+		}
+		for pr := numPriorities - 1; pr >= 0; pr-- {
+			if v.dq[pr].empty() {
+				continue
+			}
+			w.attempts.Add(1)
+			if idx, ok := v.dq[pr].steal(); ok {
+				w.stolen.Add(1)
+				return idx, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// run executes job idx on w: its body (for a ParallelFor range job, its
+// chunks), unless it is blocked or cancelled; then its completion.
+// Executed only by w's goroutine.
+func (p *Pool) run(w *participant, idx uint32) {
+	r := p.jobs.at(idx)
+	if outcome := p.start(r); outcome != Running {
+		if p.tracing.Load() {
+			now := p.now()
+			w.record(Event{Kind: KindJob, Worker: w.id, Job: p.handle(idx), Label: r.job.Label, Start: now, End: now})
+		}
+		p.finish(w, idx, r, Pending, outcome)
+		return
+	}
+	w.stack = append(w.stack, idx)
+	saved := w.ctx.cur
+	w.ctx.cur = r
+	if r.chunkEnd > 0 {
+		r.err = p.runChunks(w, idx, r)
+	} else {
+		r.err = p.runOnce(w, idx, r)
+	}
+	w.ctx.cur = saved
+	w.stack = w.stack[:len(w.stack)-1]
+	outcome := Succeeded
+	if r.err != nil {
+		outcome = Failed
+	}
+	p.finish(w, idx, r, Running, outcome)
+}
+
+// start moves a ready job from Pending to Running, unless Cancel came first
+// (Cancelled: a cancellation wins over a blocked cause, as documented) or
+// a prerequisite did not succeed (Blocked). It returns Running, Cancelled
+// or Blocked. Executed only by the goroutine that took the job from a
+// queue; the CAS decides against a concurrent Cancel, and retries when a
+// dependent's edge joins meanwhile. The cause is final: every prerequisite
+// stored it before releasing its hold.
+func (p *Pool) start(r *record) Outcome {
+	blocked := r.cause.Load() != 0
+	for {
+		link := r.link.Load()
+		switch {
+		case link&cancelBit != 0:
+			return Cancelled
+		case blocked:
+			return Blocked
+		case r.link.CompareAndSwap(link, link+uint64(Running-Pending)):
+			return Running
+		}
+	}
+}
+
+// runOnce runs a plain job's body, traced as one slice. Executed only by
+// w's goroutine, with r on top of w.stack.
+func (p *Pool) runOnce(w *participant, idx uint32, r *record) *Error {
+	tracing := p.tracing.Load()
+	var start int64
+	if tracing {
+		start = p.now()
+	}
+	var err *Error
+	if r.job.Run != nil {
+		err = p.call(&w.ctx, r)
+	}
+	if tracing {
+		w.record(Event{Kind: KindJob, Worker: w.id, Job: p.handle(idx), Label: r.job.Label, Start: start, End: p.now()})
+	}
+	return err
+}
+
+// runChunks runs a ParallelFor range job's chunks in order, each traced as
+// its own slice. Lazy binary splitting: whenever w's deque is empty (no
+// thief has anything to take from w) it first hands the upper half of the
+// remaining chunks to a new range job, so idle participants get big ranges
+// and a busy pool makes few jobs. A panic ends the range job; the chunks
+// of other range jobs still run. Executed only by w's goroutine.
+func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
+	join := p.jobs.at(r.parent - 1)
+	n, batch := join.job.Lo, join.job.Hi
+	pr := r.job.Priority
+	for k := int32(r.job.Label.Chunk); k < r.chunkEnd; k++ {
+		if r.chunkEnd-k > 1 && len(p.parts) > 1 && w.dq[pr].empty() {
+			p.splitOff(w, idx, r, k+(r.chunkEnd-k+1)/2, join)
+		}
+		r.job.Label.Chunk = int(k)
+		r.job.Lo = int(k) * batch
+		r.job.Hi = min(r.job.Lo+batch, n)
+		if err := p.runOnce(w, idx, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// splitOff moves chunks [mid, chunkEnd) of range job r (arena index idx)
+// to a new range job on w's deque. With the arena full, r simply keeps
+// them. Executed only by w's goroutine, which runs r: r.chunkEnd is its
+// own; the join's extra hold is added before the child can finish.
+func (p *Pool) splitOff(w *participant, idx uint32, r *record, mid int32, join *record) {
+	child := r.job
+	child.Label.Chunk = int(mid)
+	ci, cr, _, err := p.alloc(&child, 0)
+	if err != nil {
+		return
+	}
+	cr.parent, cr.chunkEnd = r.parent, r.chunkEnd
+	cr.holds.v = 0 // still private: it has no prerequisites
+	join.holds.Add(1)
+	r.chunkEnd = mid
+	if p.tracing.Load() { // so that the analysis gives it r's prerequisites
+		w.record(Event{Kind: KindSplit, Worker: w.id, Job: p.handle(ci), From: p.handle(idx), Start: p.now()})
+	}
+	p.ready(w, ci, cr)
+}
+
+// call runs a body and turns a panic into the job's error. Executed only
+// by the goroutine running r, with c its participant's Ctx.
+func (p *Pool) call(c *Ctx, r *record) (err *Error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &Error{Code: CodeFailed, Job: r.job.Label, Msg: fmt.Sprintf("panic: %v", v), Panic: v, Stack: debug.Stack()}
+		}
+	}()
+	r.job.Run(c)
+	return nil
+}
+
+// finish publishes a job's outcome (it was from: Pending or Running) and
+// releases its successors, its ParallelFor join and its pipe. Executed only
+// by w's goroutine.
+func (p *Pool) finish(w *participant, idx uint32, r *record, from, outcome Outcome) {
+	pipe := r.job.Pipe
+	// Publish the outcome and read the successor list in one step: a
+	// dependent added later sees the outcome and takes no hold.
+	head := uint32(r.link.Add(uint64(outcome)-uint64(from)) >> 32)
+	for e := head; e != 0; {
+		ed := p.edges.at(e - 1)
+		p.releaseTo(w, idx, r, ed.to)
+		e = ed.next
+	}
+	if r.parent != 0 {
+		p.releaseTo(w, idx, r, r.parent-1)
+	}
+	if pipe != nil {
+		pipe.done(p, w)
+	}
+	if r.flags.Load()&flagWatched != 0 { // after the state store: pairs with help's prepare, store, recheck
+		p.ec.notify(true)
+		p.guests.notify(true)
+	}
+	w.executed++ // published in batches by publish; Reset may reuse r once it is
+}
+
+// releaseTo passes a finished prerequisite's outcome to successor to.
+// Executed only by w's goroutine, which finished r (index from): the cause
+// is stored before the hold is released.
+func (p *Pool) releaseTo(w *participant, from uint32, r *record, to uint32) {
+	if r.outcome() != Succeeded {
+		p.jobs.at(to).blockBy(r, from)
+	}
+	if p.tracing.Load() {
+		w.record(Event{Kind: KindEdge, Worker: w.id, Job: p.handle(to), From: p.handle(from), Start: p.now()})
+	}
+	p.releaseHold(w, to)
+}
+
+// block records that job r cannot run because of root (cause kind k), keeping
+// the dominant cause: failure over cancellation, the first of equals. Any
+// goroutine: a finishing prerequisite or a scheduler that found one ended.
+// The CAS loop makes concurrent blocks keep the dominant cause; it happens
+// before r's hold is released, so r's executor sees it.
+func (r *record) block(k uint64, root uint32) {
+	c := k<<32 | uint64(root)
+	for {
+		old := r.cause.Load()
+		if old>>32 >= k || r.cause.CompareAndSwap(old, c) {
+			return
+		}
+	}
+}
+
+// blockBy blocks r if prerequisite d (index di) did not succeed. Any
+// goroutine, once d is done: its outcome (and a Blocked d's cause) is final.
+func (r *record) blockBy(d *record, di uint32) {
+	switch d.outcome() {
+	case Failed:
+		r.block(causeFailed, di)
+	case Cancelled:
+		r.block(causeCancelled, di)
+	case Blocked:
+		c := d.cause.Load()
+		r.block(c>>32, uint32(c))
+	}
+}
+
+// beginBusy and endBusy bracket a streak of jobs run back to back, so that
+// busy time costs two clock reads per streak rather than per job. Executed
+// only by w's goroutine; nested streaks (a job's Wait) count once.
+func (w *participant) beginBusy(p *Pool) {
+	if w.busySince == 0 {
+		w.busySince = p.now() + 1 // +1: zero means "not in a streak"
+	}
+}
+
+func (w *participant) endBusy(p *Pool) {
+	if w.busySince != 0 && len(w.stack) == 0 {
+		w.busy.Add(uint64(p.now() + 1 - w.busySince))
+		w.busySince = 0
+	}
+}
+
+// publish makes w's finished jobs count in idle, and wakes a draining owner.
+// Executed only by w's goroutine, whenever it runs out of work and before it
+// parks: jobs finished here are not idle-complete until then, and w touches
+// none of their records afterwards.
+func (p *Pool) publish(w *participant) {
+	if w.done.Load() == w.executed {
+		return
+	}
+	w.done.Store(w.executed)
+	if p.draining.Load() { // after the store: pairs with drain's prepare, recheck idle
+		p.ec.notify(true)
+	}
+}

@@ -1,0 +1,63 @@
+package jobs
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func requireObserved(t *testing.T, p *Pool, h Handle, want bool) {
+	t.Helper()
+	got, err := p.Observed(h)
+	require.NoError(t, err)
+	require.Equal(t, want, got, "Observed(%v)", h)
+}
+
+// The owner observes a job by waiting on it or on a job after it, through
+// edges, Combine and ParallelFor joins, including a dependent scheduled
+// after the job had finished; a job that merely finished is not observed.
+func TestObserved(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		a := mustSchedule(t, p, Job{})
+		b := mustSchedule(t, p, Job{}, a)
+		free := mustSchedule(t, p, Job{})
+		// free runs: a job waits on it (not an edge), and the owner on that job.
+		waiter := mustSchedule(t, p, Job{Run: func(c *Ctx) {
+			if err := c.Wait(free); err != nil {
+				panic(err)
+			}
+		}})
+		requireObserved(t, p, a, false)
+		require.NoError(t, p.Wait(waiter))
+		o, _ := p.Outcome(free)
+		assert.Equal(t, Succeeded, o)
+		requireObserved(t, p, free, false)
+		requireObserved(t, p, waiter, true)
+
+		require.NoError(t, p.Wait(b))
+		requireObserved(t, p, a, true)
+		requireObserved(t, p, b, true)
+
+		// A dependent made after free finished still observes it.
+		late := mustSchedule(t, p, Job{}, free)
+		pf, err := p.ParallelFor(Job{Run: func(*Ctx) {}}, 10, 2, late)
+		require.NoError(t, err)
+		all, err := p.Combine(pf)
+		require.NoError(t, err)
+		require.NoError(t, p.Wait(all))
+		requireObserved(t, p, free, true)
+		requireObserved(t, p, late, true)
+		requireObserved(t, p, pf, true)
+
+		// A guest's Wait is not the owner's.
+		guest := mustSchedule(t, p, Job{})
+		done := make(chan error)
+		go func() { done <- p.Wait(guest) }()
+		require.NoError(t, <-done)
+		requireObserved(t, p, guest, false)
+		require.NoError(t, p.Reset())
+		_, err = p.Observed(a)
+		requireCode(t, err, CodeStaleHandle)
+	})
+}

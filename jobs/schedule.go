@@ -1,0 +1,196 @@
+package jobs
+
+// Scheduling: reserving a job, linking it after its prerequisites and
+// making it ready. Called by any goroutine on behalf of participant w: the
+// owner (parts[0], holding Pool.guard), a job through its Ctx (its own
+// participant), or nil for a guest, whose ready jobs go through the
+// injection queue. A record is private to its scheduler until its builder
+// hold is released (or its handle returned); after that only its atomics
+// change, and the rest is read-only until the job runs.
+
+// schedule makes a job on behalf of w (nil for a guest). Any goroutine;
+// w's deque is touched only if the caller drives w.
+func (p *Pool) schedule(w *participant, j Job, deps []Handle) (Handle, error) {
+	if err := p.validate(&j, deps); err != nil {
+		return Handle{}, err
+	}
+	idx, r, e0, err := p.alloc(&j, len(deps))
+	if err != nil {
+		return Handle{}, err
+	}
+	if len(deps) == 0 { // still private: no atomic needed to drop the builder's hold
+		r.holds.v = 0
+		p.ready(w, idx, r)
+	} else {
+		p.depend(w, idx, r, e0, deps)
+		p.releaseHold(w, idx)
+	}
+	return p.handle(idx), nil
+}
+
+// validate checks a job and its dependency handles before anything is
+// reserved, so that a refused job leaves no trace. Any goroutine.
+func (p *Pool) validate(j *Job, deps []Handle) error {
+	if err := p.checkJob(j); err != nil {
+		return err
+	}
+	for _, d := range deps {
+		if _, err := p.lookup(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkJob refuses a Job the pool cannot run. Any goroutine.
+func (p *Pool) checkJob(j *Job) error {
+	if j.Priority >= numPriorities {
+		return errorf(CodeBadArgument, j.Label, "Priority %d is not Normal or High", j.Priority)
+	}
+	if j.Pipe != nil && j.Pipe.pool != p {
+		return errorf(CodeBadArgument, j.Label, "pipe %q belongs to another pool; make it with this pool's NewPipe", j.Pipe.name)
+	}
+	return nil
+}
+
+// alloc reserves and initialises a record holding the builder's hold, and
+// k edges for its dependencies, returned as the first edge index. Any
+// goroutine: the arenas hand out disjoint slots; the record stays private
+// until gen is stored (for lookup and Snapshot) and its builder hold is
+// released (for executors).
+func (p *Pool) alloc(j *Job, k int) (uint32, *record, uint32, error) {
+	var e0 uint32
+	if k > 0 {
+		var ok bool
+		if e0, ok = p.edges.reserve(k); !ok {
+			return 0, nil, 0, errorf(CodeArenaFull, j.Label, "more than %d dependency edges since the last Reset; call Reset between frames or raise Options.MaxJobs", p.edges.limit)
+		}
+	}
+	idx, ok := p.jobs.reserve(1)
+	if !ok {
+		return 0, nil, 0, errorf(CodeArenaFull, j.Label, "more than %d jobs since the last Reset; call Reset between frames or raise Options.MaxJobs", p.jobs.limit)
+	}
+	r := p.jobs.at(idx)
+	r.cause.v, r.link.v, r.holds.v, r.flags.v = 0, uint64(Pending), 1, 0
+	r.parent, r.chunkEnd, r.err = 0, 0, nil
+	r.job = *j
+	r.gen.Store(p.epoch.Load()) // last: Snapshot and lookup read the record only after seeing it
+	return idx, r, e0, nil
+}
+
+// depend adds a hold and a successor edge (from e0 on) on each dependency
+// still running, and takes over the cause of any that already ended
+// without success. Any goroutine, while it still holds r's builder hold:
+// no edge can release r before depend returns.
+func (p *Pool) depend(w *participant, idx uint32, r *record, e0 uint32, deps []Handle) {
+	for i, d := range deps {
+		dr := p.jobs.at(d.idx)
+		if !p.addEdge(dr, e0+uint32(i), idx, r) {
+			r.blockBy(dr, d.idx)
+			if w != nil && p.tracing.Load() { // the edge is in the graph even though it held nothing back
+				w.record(Event{Kind: KindEdge, Worker: w.id, Job: p.handle(idx), From: d, Start: p.now()})
+			}
+		}
+	}
+}
+
+// addEdge links job to (record r) as a successor of d through edge ei and
+// reports false if d had already ended: then the edge joins d's list all
+// the same (Observed walks it) but holds nothing. Any goroutine, holding
+// r's builder hold. The CAS orders the edge against finish's Add on d.link:
+// an edge in the list before the outcome is released by the finisher.
+func (p *Pool) addEdge(d *record, ei, to uint32, r *record) bool {
+	e := p.edges.at(ei)
+	e.to = to
+	r.holds.Add(1)
+	for {
+		link := d.link.Load()
+		e.next = uint32(link >> 32)
+		if d.link.CompareAndSwap(link, uint64(ei+1)<<32|link&(1<<32-1)) { // publishes e
+			if outcomeOf(link).Done() {
+				r.holds.Add(-1) // never reaches 0: the builder still holds
+				return false
+			}
+			return true
+		}
+	}
+}
+
+// parallelFor builds a join and one root range job over all chunks; range
+// jobs split as they run (see runChunks). Any goroutine, on behalf of w
+// (nil for a guest); the join's hold for the root range job is taken
+// before that job can run.
+func (p *Pool) parallelFor(w *participant, j Job, n, batch int, deps []Handle) (Handle, error) {
+	if n < 0 || batch < 1 || j.Run == nil || j.Pipe != nil {
+		return Handle{}, errorf(CodeBadArgument, j.Label, "ParallelFor(n=%d, batch=%d) needs n >= 0, batch >= 1, a Run func and no Pipe", n, batch)
+	}
+	chunks := (n + batch - 1) / batch
+	if chunks == 0 {
+		return p.schedule(w, Job{Label: j.Label, Priority: j.Priority}, deps)
+	}
+	if chunks > 1<<31-1 {
+		return Handle{}, errorf(CodeBadArgument, j.Label, "ParallelFor(n=%d, batch=%d) has too many chunks; raise batch", n, batch)
+	}
+	if err := p.validate(&j, deps); err != nil {
+		return Handle{}, err
+	}
+	ji, jr, _, err := p.alloc(&Job{Label: Label{Name: j.Label.Name, Chunk: -1}, Lo: n, Hi: batch, Priority: j.Priority}, 0)
+	if err != nil {
+		return Handle{}, err
+	}
+	jr.holds.Add(1) // the root range job's hold
+	j.Label.Chunk = 0
+	ri, rr, e0, err := p.alloc(&j, len(deps))
+	if err != nil {
+		jr.link.Or(cancelBit)
+		jr.holds.Add(-1)
+		p.releaseHold(w, ji) // the join finishes Cancelled
+		return Handle{}, err
+	}
+	rr.parent, rr.chunkEnd = ji+1, int32(chunks)
+	p.depend(w, ri, rr, e0, deps)
+	p.releaseHold(w, ri)
+	p.releaseHold(w, ji)
+	return p.handle(ji), nil
+}
+
+// ready hands a job whose last hold was released to its pipe or a queue.
+// Called by whoever released that hold, on behalf of w (nil for a guest):
+// the caller owns the job's readiness, so it is readied exactly once.
+func (p *Pool) ready(w *participant, idx uint32, r *record) {
+	if r.job.Pipe != nil {
+		r.job.Pipe.ready(p, w, idx)
+		return
+	}
+	p.push(w, idx, r.job.Priority)
+}
+
+// releaseHold drops one hold of job idx and readies it at zero. Any
+// goroutine, on behalf of w (nil for a guest); the atomic decrement makes
+// exactly one caller see zero, and orders the releasers' writes (a blocked
+// cause, the prerequisite's outcome) before the job runs.
+func (p *Pool) releaseHold(w *participant, idx uint32) {
+	r := p.jobs.at(idx)
+	if r.holds.Add(-1) == 0 {
+		p.ready(w, idx, r)
+	}
+}
+
+// push makes a ready job available: on w's deque, or through the injection
+// queue for guests and on overflow; then wakes a sleeper if nobody is
+// spinning. Executed by w's goroutine (w may be nil for a guest).
+func (p *Pool) push(w *participant, idx uint32, pr Priority) {
+	if w == nil || !w.dq[pr].push(idx) {
+		p.inj.put(idx, pr)
+	}
+	// Wake a sleeper only if there is one and nobody is already looking.
+	// Both loads are seq-cst and follow the push: a waiter prepares, and a
+	// spinner stops spinning, before rechecking the queues.
+	if p.ec.waiters() != 0 && p.spinning.Load() == 0 {
+		p.ec.notify(false)
+	}
+}
+
+// handle is the Handle of job idx in the current frame. Any goroutine; the
+// epoch changes only in Reset, when no job is in flight.
+func (p *Pool) handle(idx uint32) Handle { return Handle{pool: p.id, gen: p.epoch.Load(), idx: idx} }
