@@ -27,13 +27,15 @@ GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/n
 
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 
-.PHONY: help deps deps-build deps-test test fmt fmt-check gen-check vet run bench bench-jobs fuzz bench-frame bench-batch bench-contention plots
+	@echo "make fmt | vet | staticcheck | fuzz [FUZZTIME=30s]"
+	@echo "make bench [ROUNDS=9] [PROCS=2]  comparison tables, raw output in bench/results.txt"
 
 help:
 	@echo "make run         run the demo game, go run ./demo (installs build packages if missing)"
-	@echo "make test        gofmt, vet, race tests, bench checks, xvfb tests"
+	@echo "make test        deps, gofmt, generated code, vet, staticcheck, race tests, the rest without race, bench checks, xvfb tests"
+	@echo "make flaky       every package's tests five times on one CPU (slow)"
 	@echo "make deps        install missing Debian packages (deps-build, deps-test)"
-	@echo "make fmt | vet | fuzz [FUZZTIME=30s]"
+	@echo "make fmt | vet | staticcheck | fuzz [FUZZTIME=30s]"
 	@echo "make bench [ROUNDS=9] [PROCS=2]  comparison tables, raw output in bench/results.txt"
 	@echo "make bench-jobs        the jobs package's own benchmarks"
 	@echo "make bench-frame [ROUNDS=9] [PROCS=2]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
@@ -47,31 +49,48 @@ deps-build:
 	@bash scripts/deps.sh $(BUILD_DEBS)
 
 deps-test:
+	@echo "== deps: Debian packages for Ebiten's cgo build and xvfb (scripts/deps.sh)"
 	@bash scripts/deps.sh $(TEST_DEBS)
 
+# The steps of make test, in order; each prints one header line ("== ...").
 # Packages importing Ebiten panic at init without a display: they run under
-# xvfb; everything else runs with -race.
-test: deps-test fmt-check gen-check vet
-	@headless=$$(bash scripts/pkgs.sh headless); ebiten=$$(bash scripts/pkgs.sh ebiten); \
-	[ -n "$$ebiten" ] || echo "test: no package imports Ebiten; no xvfb run"; \
-	if [ -n "$$headless" ]; then \
-		echo go test -race -count=1 -timeout 15m $$headless; \
-		go test -race -count=1 -timeout 15m $$headless; \
-	fi; \
-			if [ -n "$$headless" ]; then \
-		echo "go test -count=1 -run 'Determinism|Alloc' (without -race: the full determinism matrix, zero-allocation checks)"; \
-		go test -count=1 -timeout 15m -run 'Determinism|Alloc' $$headless; \
-	fi; \
-	echo "go test -count=1 -tags weft_nochecks ./safety/... ./ecs/..."; \
-	go test -count=1 -tags weft_nochecks ./safety/... ./ecs/...; \
-	echo "cd bench && go test -count=1 ./..."; \
-	(cd bench && go test -count=1 ./...); \
-	if [ -n "$$ebiten" ]; then \
-		echo '$(XVFB)' go test -count=1 $$ebiten; \
-		$(XVFB) go test -count=1 $$ebiten; \
-	fi
+# xvfb; every other package runs once with -race. Tests that the race
+# detector would make too slow or wrong skip or shorten themselves under it
+# (raceOn, in the packages with a norace_test.go): the nonrace step runs
+# just those without -race.
+test: deps-test fmt-check gen-check vet staticcheck test-race test-nonrace test-nochecks test-bench test-xvfb
+
+test-race:
+	@pkgs=$$(bash scripts/pkgs.sh headless); \
+	echo "== race: go test -race, every package without Ebiten"; \
+	go test -race -count=1 -timeout 15m $$pkgs
+
+test-nonrace:
+	@pkgs=$$(bash scripts/pkgs.sh norace); \
+	echo "== nonrace: go test -run 'Determinism|Alloc' without -race: the full determinism matrix, zero-allocation checks"; \
+	if [ -n "$$pkgs" ]; then go test -count=1 -timeout 15m -run 'Determinism|Alloc' $$pkgs; fi
+
+test-nochecks:
+	@echo "== nochecks: go test -tags weft_nochecks ./safety/... ./ecs/... (the checks compiled out)"
+	@go test -count=1 -tags weft_nochecks ./safety/... ./ecs/...
+
+test-bench:
+	@echo "== bench: the benchmark module's tests (cd bench && go test ./...)"
+	@cd bench && go test -count=1 ./...
+
+test-xvfb:
+	@pkgs=$$(bash scripts/pkgs.sh ebiten); \
+	echo "== xvfb: go test under xvfb-run, the packages importing Ebiten"; \
+	if [ -n "$$pkgs" ]; then $(XVFB) go test -count=1 $$pkgs; else echo "no package imports Ebiten"; fi
+
+# Every root-module package's tests five times on one CPU: a test that
+# leans on scheduling luck fails here. Slow (the systems package is last).
+flaky: deps-test
+	@echo "== flaky: go test -count=5 on one CPU, every package (scripts/flaky.sh)"
+	@bash scripts/flaky.sh
 
 fmt-check:
+	@echo "== fmt: gofmt -l"
 	@bad=$$($(if $(GOFILES),gofmt -l $(GOFILES))); \
 	if [ -n "$$bad" ]; then \
 		echo "gofmt: these files need formatting (make fmt):"; echo "$$bad"; exit 1; \
@@ -82,6 +101,7 @@ fmt:
 
 # The generated arity variants must match their generator.
 gen-check:
+	@echo "== gen: ecs's generated arity variants match ecs/internal/gen"
 	@d=$$(mktemp -d); go run ./ecs/internal/gen -dir $$d; \
 	for f in $$d/*.go; do \
 		cmp -s $$f ecs/$$(basename $$f) || { echo "gen-check: ecs/$$(basename $$f) is stale: run go generate ./ecs"; exit 1; }; \
@@ -89,8 +109,15 @@ gen-check:
 
 # vet type-checks Ebiten's cgo code too, hence the build packages.
 vet: deps-build
-	go vet ./...
-	cd bench && go vet ./...
+	@echo "== vet: go vet ./..., and in bench/"
+	@go vet ./...
+	@cd bench && go vet ./...
+
+# Pinned: a new staticcheck release may report new things. The first run
+# compiles it (minutes); later runs use the build cache.
+staticcheck:
+	@echo "== staticcheck $(STATICCHECK_VERSION): go run $(STATICCHECK) ./..."
+	@go run $(STATICCHECK) ./...
 
 run: deps-build
 	go run $(RUN) $(ARGS)

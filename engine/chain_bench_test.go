@@ -10,8 +10,6 @@ import (
 	"github.com/weft-engine/weft/engine"
 )
 
-type tally struct{ n int }
-
 // spin busies the caller for about d.
 func spin(d time.Duration) {
 	for t := time.Now(); time.Since(t) < d; {

@@ -29,6 +29,14 @@ func steps() int {
 	return 600
 }
 
+// raced says which runs of TestDeterminism's matrix also run under -race:
+// two parallel ones, so that the race detector watches parallel steps with
+// and without checks. Every run is checked without -race (make test runs
+// this package a second time without it, for this test and TestStepAllocs).
+func raced(workers, batch int, checks bool) bool {
+	return workers == 2 && batch == 64 && checks || workers == 4 && batch == 1024 && !checks
+}
+
 // Every worker count, both batch sizes, the adaptive batch and checks on
 // and off give the same world, bit for bit, as the serial executor, with
 // spawn/despawn churn and one-shot tweens removed by commands.
@@ -52,6 +60,9 @@ func TestDeterminism(t *testing.T) {
 			for _, checks := range []bool{true, false} {
 				cfg := engine.Config{Workers: w, Batch: batch, NoChecks: !checks}
 				t.Run(fmt.Sprintf("W%d/batch%d/checks=%v", w, batch, checks), func(t *testing.T) {
+					if raceOn && !raced(w, batch, checks) {
+						t.Skip("under -race only the raced runs; the run without -race checks this one")
+					}
 					t.Parallel() // two at a time (GOMAXPROCS): the serial runs use one core each
 					assert.Equal(t, want, run(t, cfg, nil))
 				})
