@@ -27,8 +27,10 @@ GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/n
 
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 
-	@echo "make fmt | vet | staticcheck | fuzz [FUZZTIME=30s]"
-	@echo "make bench [ROUNDS=9] [PROCS=2]  comparison tables, raw output in bench/results.txt"
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz bench-frame bench-batch bench-contention plots
 
 help:
 	@echo "make run         run the demo game, go run ./demo (installs build packages if missing)"
