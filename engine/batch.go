@@ -27,9 +27,8 @@ const (
 
 // batchTuner is the adaptive batch size's state. Executed only by the owner.
 type batchTuner struct {
-	batch   int     // the batch the next step uses
-	perRow  float64 // smoothed ns per row of chunk jobs; 0 until measured
-	maxRows int     // the rows of the largest pass of the last step
+	batch  int     // the batch the next step uses
+	perRow float64 // smoothed ns per row of chunk jobs; 0 until measured
 }
 
 // next is the batch the next step uses.
