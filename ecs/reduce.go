@@ -17,7 +17,7 @@ type Reduction[T any] struct {
 	parts []T
 }
 
-// AnyQuery is a query of any arity (Query1..Query4), for NewReduction.
+// AnyQuery is a query of any arity (Query1..Query8), for NewReduction.
 type AnyQuery interface{ base() *queryBase }
 
 func (q *queryBase) base() *queryBase { return q }

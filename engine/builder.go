@@ -8,7 +8,7 @@ import (
 	"github.com/weft-engine/weft/jobs"
 )
 
-// Query is an ecs query (ecs.Query1..Query4, made with ecs.NewQueryN) as
+// Query is an ecs query (ecs.Query1..Query8, made with ecs.NewQueryN) as
 // a pass needs it. It is sealed: its Glue method takes an argument that
 // only weft's own packages can make (internal/glue), so only ecs's
 // queries have it.
