@@ -30,28 +30,37 @@ type Error struct {
 	Msg       string // what happened and what to change
 }
 
-// Sentinels for errors.Is.
-var (
-	ErrUndeclared   = &Error{Code: CodeUndeclared}
-	ErrReadOnly     = &Error{Code: CodeReadOnly}
-	ErrNotInQuery   = &Error{Code: CodeNotInQuery}
-	ErrReadModified = &Error{Code: CodeReadModified}
-	ErrLocked       = &Error{Code: CodeLocked}
-	ErrBadCommand   = &Error{Code: CodeBadCommand}
-	ErrBadArgument  = &Error{Code: CodeBadArgument}
-	ErrNoResource   = &Error{Code: CodeNoResource}
-	ErrRacyWrite    = &Error{Code: CodeRacyWrite}
-	ErrUnresolved   = &Error{Code: CodeUnresolved}
-	ErrNotFound     = &Error{Code: CodeNotFound}
+// Sentinels for errors.Is (errors.Is(err, ErrX) compares codes). They
+// are constants, Codes, so that no caller can change them.
+const (
+	ErrUndeclared   = CodeUndeclared
+	ErrReadOnly     = CodeReadOnly
+	ErrNotInQuery   = CodeNotInQuery
+	ErrReadModified = CodeReadModified
+	ErrLocked       = CodeLocked
+	ErrBadCommand   = CodeBadCommand
+	ErrBadArgument  = CodeBadArgument
+	ErrNoResource   = CodeNoResource
+	ErrRacyWrite    = CodeRacyWrite
+	ErrUnresolved   = CodeUnresolved
+	ErrNotFound     = CodeNotFound
 )
+
+// Error makes a Code an error, so that it can be errors.Is's target.
+func (c Code) Error() string { return string(c) }
 
 // Error is the message: the code, the system and component, and what to change.
 func (e *Error) Error() string { return "ecs: " + string(e.Code) + ": " + e.Msg }
 
 // Is reports whether target is an *Error with the same code.
 func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Code == e.Code
+	switch t := target.(type) {
+	case Code:
+		return t == e.Code
+	case *Error:
+		return t.Code == e.Code
+	}
+	return false
 }
 
 func errorf(code Code, system, component, format string, args ...any) *Error {

@@ -37,24 +37,28 @@ type Error struct {
 	Err    error  // the cause, if any
 }
 
-// Sentinels for errors.Is.
-var (
-	ErrBadConfig   = &Error{Code: CodeBadConfig}
-	ErrBuild       = &Error{Code: CodeBuild}
-	ErrSchedule    = &Error{Code: CodeSchedule}
-	ErrAmbiguity   = &Error{Code: CodeAmbiguity}
-	ErrStageOrder  = &Error{Code: CodeStageOrder}
-	ErrUnknown     = &Error{Code: CodeUnknown}
-	ErrOrder       = &Error{Code: CodeOrder}
-	ErrScheduleRun = &Error{Code: CodeScheduleRun}
-	ErrJob         = &Error{Code: CodeJob}
-	ErrMerge       = &Error{Code: CodeMerge}
-	ErrUnknownSet  = &Error{Code: CodeUnknownSet}
-	ErrSetStage    = &Error{Code: CodeSetStage}
-	ErrNameClash   = &Error{Code: CodeNameClash}
-	ErrSetCycle    = &Error{Code: CodeSetCycle}
-	ErrCondition   = &Error{Code: CodeCondition}
+// Sentinels for errors.Is (errors.Is(err, ErrX) compares codes). They
+// are constants, Codes, so that no caller can change them.
+const (
+	ErrBadConfig   = CodeBadConfig
+	ErrBuild       = CodeBuild
+	ErrSchedule    = CodeSchedule
+	ErrAmbiguity   = CodeAmbiguity
+	ErrStageOrder  = CodeStageOrder
+	ErrUnknown     = CodeUnknown
+	ErrOrder       = CodeOrder
+	ErrScheduleRun = CodeScheduleRun
+	ErrJob         = CodeJob
+	ErrMerge       = CodeMerge
+	ErrUnknownSet  = CodeUnknownSet
+	ErrSetStage    = CodeSetStage
+	ErrNameClash   = CodeNameClash
+	ErrSetCycle    = CodeSetCycle
+	ErrCondition   = CodeCondition
 )
+
+// Error makes a Code an error, so that it can be errors.Is's target.
+func (c Code) Error() string { return string(c) }
 
 func (e *Error) Error() string {
 	s := "engine: " + string(e.Code) + ": " + e.Msg
@@ -66,8 +70,13 @@ func (e *Error) Error() string {
 
 // Is reports whether target is an *Error with the same code.
 func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Code == e.Code
+	switch t := target.(type) {
+	case Code:
+		return t == e.Code
+	case *Error:
+		return t.Code == e.Code
+	}
+	return false
 }
 
 // Unwrap is the cause.

@@ -56,7 +56,7 @@ func TestSecondEngine(t *testing.T) {
 func TestSystemPanic(t *testing.T) {
 	for _, c := range []struct {
 		where string
-		code  *engine.Error
+		code  engine.Code
 	}{{"schedule", engine.ErrScheduleRun}, {"merge", engine.ErrMerge}, {"run", engine.ErrMerge}} {
 		t.Run(c.where, func(t *testing.T) {
 			e := newEngine(t, world(t, 10), engine.Config{Workers: 1, Batch: 4})

@@ -38,22 +38,26 @@ type Error struct {
 	Cause error  // CodeBlocked: the failure or cancellation that blocked the job
 }
 
-// Sentinels for errors.Is.
-var (
-	ErrStaleHandle   = &Error{Code: CodeStaleHandle}
-	ErrForeignHandle = &Error{Code: CodeForeignHandle}
-	ErrClosed        = &Error{Code: CodeClosed}
-	ErrArenaFull     = &Error{Code: CodeArenaFull}
-	ErrFailed        = &Error{Code: CodeFailed}
-	ErrCancelled     = &Error{Code: CodeCancelled}
-	ErrBlocked       = &Error{Code: CodeBlocked}
-	ErrWaitCycle     = &Error{Code: CodeWaitCycle}
-	ErrBusy          = &Error{Code: CodeBusy}
-	ErrBadArgument   = &Error{Code: CodeBadArgument}
-	ErrInsideJob     = &Error{Code: CodeInsideJob}
-	ErrTriggered     = &Error{Code: CodeTriggered}
-	ErrUntriggered   = &Error{Code: CodeUntriggered}
+// Sentinels for errors.Is (errors.Is(err, ErrX) compares codes). They
+// are constants, Codes, so that no caller can change them.
+const (
+	ErrStaleHandle   = CodeStaleHandle
+	ErrForeignHandle = CodeForeignHandle
+	ErrClosed        = CodeClosed
+	ErrArenaFull     = CodeArenaFull
+	ErrFailed        = CodeFailed
+	ErrCancelled     = CodeCancelled
+	ErrBlocked       = CodeBlocked
+	ErrWaitCycle     = CodeWaitCycle
+	ErrBusy          = CodeBusy
+	ErrBadArgument   = CodeBadArgument
+	ErrInsideJob     = CodeInsideJob
+	ErrTriggered     = CodeTriggered
+	ErrUntriggered   = CodeUntriggered
 )
+
+// Error makes a Code an error, so that it can be errors.Is's target.
+func (c Code) Error() string { return string(c) }
 
 // Error is "jobs: CODE "job"[chunk]: what happened and what to change: cause".
 func (e *Error) Error() string {
@@ -86,8 +90,13 @@ func (e *Error) Unwrap() error {
 
 // Is reports whether target is an *Error with the same code.
 func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Code == e.Code
+	switch t := target.(type) {
+	case Code:
+		return t == e.Code
+	case *Error:
+		return t.Code == e.Code
+	}
+	return false
 }
 
 func errorf(code Code, label Label, format string, args ...any) *Error {

@@ -661,10 +661,10 @@ func TestSerialOrderIsRepeatable(t *testing.T) {
 }
 
 func TestErrorsAreDistinct(t *testing.T) {
-	all := []*Error{ErrStaleHandle, ErrForeignHandle, ErrClosed, ErrArenaFull, ErrFailed, ErrCancelled, ErrBlocked, ErrWaitCycle, ErrBusy, ErrBadArgument, ErrInsideJob, ErrTriggered, ErrUntriggered}
+	all := []Code{ErrStaleHandle, ErrForeignHandle, ErrClosed, ErrArenaFull, ErrFailed, ErrCancelled, ErrBlocked, ErrWaitCycle, ErrBusy, ErrBadArgument, ErrInsideJob, ErrTriggered, ErrUntriggered}
 	for i, a := range all {
 		for j, b := range all {
-			assert.Equal(t, i == j, errors.Is(a, b), "%s vs %s", a.Code, b.Code)
+			assert.Equal(t, i == j, errors.Is(&Error{Code: a}, b), "%s vs %s", a, b)
 		}
 	}
 }

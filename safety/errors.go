@@ -32,24 +32,33 @@ type Error struct {
 	Cycle []string // CodeCycle: the systems of the cycle, first repeated last
 }
 
-// Sentinels for errors.Is.
-var (
-	ErrMissingDependency = &Error{Code: CodeMissingDependency}
-	ErrCycle             = &Error{Code: CodeCycle}
-	ErrConflictingDecl   = &Error{Code: CodeConflictingDecl}
-	ErrUnknownKey        = &Error{Code: CodeUnknownKey}
-	ErrUnknownSystem     = &Error{Code: CodeUnknownSystem}
-	ErrNewAmbiguity      = &Error{Code: CodeNewAmbiguity}
-	ErrBadArgument       = &Error{Code: CodeBadArgument}
+// Sentinels for errors.Is (errors.Is(err, ErrX) compares codes). They
+// are constants, Codes, so that no caller can change them.
+const (
+	ErrMissingDependency = CodeMissingDependency
+	ErrCycle             = CodeCycle
+	ErrConflictingDecl   = CodeConflictingDecl
+	ErrUnknownKey        = CodeUnknownKey
+	ErrUnknownSystem     = CodeUnknownSystem
+	ErrNewAmbiguity      = CodeNewAmbiguity
+	ErrBadArgument       = CodeBadArgument
 )
+
+// Error makes a Code an error, so that it can be errors.Is's target.
+func (c Code) Error() string { return string(c) }
 
 // Error is the message: the code, what happened and what to change.
 func (e *Error) Error() string { return "safety: " + string(e.Code) + ": " + e.Msg }
 
 // Is reports whether target is an *Error with the same code.
 func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Code == e.Code
+	switch t := target.(type) {
+	case Code:
+		return t == e.Code
+	case *Error:
+		return t.Code == e.Code
+	}
+	return false
 }
 
 func errorf(code Code, format string, args ...any) *Error {
