@@ -2,12 +2,10 @@ package engine_test
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math"
 	"strings"
 	"testing"
 
-	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -70,27 +68,24 @@ func TestConditionSkipsAndDependentsRun(t *testing.T) {
 			assert.Equal(t, []uint64{3, 6}, sched)
 			assert.Equal(t, []uint64{3, 6}, merged)
 			assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 7}, seen)
-			q := ark.NewFilter1[pos](w.Ark()).Query()
-			for q.Next() {
-				require.Equal(t, 200.0, math.Floor(q.Get().X/100)*100)
+			ents, err := w.Entities(ecs.NewComponent[pos](w))
+			require.NoError(t, err)
+			for e := range ents {
+				p, err := ecs.Get[pos](w, e)
+				require.NoError(t, err)
+				require.Equal(t, 200.0, math.Floor(p.X/100)*100)
 			}
 		})
 	}
 }
 
-// hashPos hashes every pos of w in query order.
+// hashPos is the world's hash of every pos (ecs.World.Hash).
 func hashPos(w *ecs.World) uint64 {
-	h := fnv.New64a()
-	q := ark.NewFilter1[pos](w.Ark()).Query()
-	var b [8]byte
-	for q.Next() {
-		x := math.Float64bits(q.Get().X)
-		for i := range b {
-			b[i] = byte(x >> (8 * i))
-		}
-		h.Write(b[:])
+	h, err := w.Hash(ecs.NewComponent[pos](w))
+	if err != nil {
+		panic(err)
 	}
-	return h.Sum64()
+	return h
 }
 
 // conditionScene runs 30 steps of order-dependent writers under EveryN,
@@ -98,7 +93,8 @@ func hashPos(w *ecs.World) uint64 {
 // the result.
 func conditionScene(t *testing.T, workers, batch int, chain bool) uint64 {
 	w := world(t, 100)
-	require.NoError(t, ecs.AddResource(w, &paused{}))
+	pause := &paused{}
+	require.NoError(t, ecs.AddResource(w, pause))
 	e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch, ChainChunks: chain})
 	scale := func(k float64) func(p []pos) {
 		return func(p []pos) {
@@ -108,8 +104,7 @@ func conditionScene(t *testing.T, workers, batch int, chain bool) uint64 {
 		}
 	}
 	require.NoError(t, e.AddExclusive(engine.PreUpdate, exclusive{"toggle", func(w *ecs.World, t engine.Time) error {
-		r := ark.NewResource[paused](w.Ark())
-		r.Get().On = t.Step%5 < 2
+		pause.On = t.Step%5 < 2 // an exclusive system runs on the owner between the frame's jobs
 		return nil
 	}}))
 	require.NoError(t, e.Set("odd", engine.RunIf(func(f *engine.Frame) bool { return f.Time().Step%2 == 1 })))

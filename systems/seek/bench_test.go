@@ -111,22 +111,27 @@ func TestGatheredMatchesLookup(t *testing.T) {
 // BenchmarkSeek steps Seek alone over 100,000 entities, with a lookup and
 // with the gather/index/steer workaround, in two engines: 10,000 seekers
 // among 90,000 possible targets (seekers10), and 50,000 among 50,000
-// (seekers50). Each op steps both, timing each, so that
-// both see the same machine load; it reports ms/step of each and their
-// ratio: on the serial executor (W0) and on GOMAXPROCS-1 workers.
-// Run with GOMAXPROCS=2 (docs/PERFORMANCE.md).
+// (seekers50); on the serial executor (W0) and on GOMAXPROCS-1 workers;
+// with the checks off (release, as a shipped game runs) and on (the
+// engine's default, whose read-column checksums cost both versions the
+// same). Each op steps both, timing each, so that both see the same
+// machine load; it reports ms/step of each and their ratio. Run with
+// GOMAXPROCS=2 (docs/PERFORMANCE.md).
 func BenchmarkSeek(b *testing.B) {
 	for _, seekers := range []int{10_000, 50_000} {
 		for _, workers := range []int{0, runtime.GOMAXPROCS(0) - 1} {
-			b.Run(fmt.Sprintf("seekers%d/W%d", seekers/1000, workers), func(b *testing.B) { benchSeek(b, 100_000-seekers, seekers, workers) })
+			for _, checks := range []bool{false, true} {
+				name := fmt.Sprintf("seekers%d/W%d/checks=%v", seekers/1000, workers, checks)
+				b.Run(name, func(b *testing.B) { benchSeek(b, 100_000-seekers, seekers, workers, checks) })
+			}
 		}
 	}
 }
 
-func benchSeek(b *testing.B, targets, seekers, workers int) {
+func benchSeek(b *testing.B, targets, seekers, workers int, checks bool) {
 	mk := func(s engine.System) *engine.Engine {
 		w, _ := scene(b, targets, seekers)
-		e, err := engine.New(w, engine.Config{Workers: workers, Batch: 1024})
+		e, err := engine.New(w, engine.Config{Workers: workers, Batch: 1024, NoChecks: !checks})
 		require.NoError(b, err)
 		b.Cleanup(func() { e.Close() })
 		require.NoError(b, e.Add(engine.PreUpdate, s))

@@ -59,9 +59,10 @@ func scene(t testing.TB, n, m int) (*ecs.World, []ark.Entity) {
 	}
 	_, err := w.Apply(b)
 	require.NoError(t, err)
-	q := ark.NewFilter1[systems.Position](w.Ark()).Query()
-	for q.Next() {
-		ents = append(ents, q.Entity())
+	all, err := w.Entities(pc)
+	require.NoError(t, err)
+	for e := range all {
+		ents = append(ents, e)
 	}
 	gone := ents[len(ents)-1]
 	b.Despawn(gone)
@@ -87,7 +88,8 @@ func scene(t testing.TB, n, m int) (*ecs.World, []ark.Entity) {
 	return w, ents
 }
 
-// model runs the same steps serially through Ark: steer every seeker from
+// model runs the same steps serially, straight on Ark (an implementation
+// independent of weft's, as an oracle should be): steer every seeker from
 // the positions of the step's start, then move everything.
 func model(w *ecs.World, dt float64) {
 	a := w.Ark()
@@ -107,11 +109,19 @@ func model(w *ecs.World, dt float64) {
 	_ = vm
 }
 
+// dump is every Position of w, in the world's table order.
 func dump(w *ecs.World) []systems.Position {
 	var out []systems.Position
-	q := ark.NewFilter1[systems.Position](w.Ark()).Query()
-	for q.Next() {
-		out = append(out, *q.Get())
+	all, err := w.Entities(ecs.NewComponent[systems.Position](w))
+	if err != nil {
+		panic(err)
+	}
+	for e := range all {
+		p, err := ecs.Get[systems.Position](w, e)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, p)
 	}
 	return out
 }
