@@ -16,7 +16,7 @@ const (
 	CodeSchedule    Code = "WEFT-G003" // the set of systems does not validate (cycle, unknown key or name, double declaration)
 	CodeAmbiguity   Code = "WEFT-G004" // two systems conflict and only registration order decides; not in the allowlist
 	CodeStageOrder  Code = "WEFT-G005" // a Before/After constraint contradicts the stage order
-	CodeUnknown     Code = "WEFT-G006" // Enable names no system
+	CodeUnknown     Code = "WEFT-G006" // Enable names no system or set
 	CodeOrder       Code = "WEFT-G007" // a call out of order: Add after Build, Step before Build, a second engine on a world
 	CodeScheduleRun Code = "WEFT-G008" // a system's Schedule failed or panicked, or scheduling its jobs failed, in a step
 	CodeJob         Code = "WEFT-G009" // a job failed (panicked) or reported a misuse (ecs checks) in a step

@@ -105,10 +105,10 @@ func Example_g006() {
 	eng.Add(engine.Update, mover("physics", true, noop))
 	eng.Build()
 	err := eng.Enable("physic", false)
-	// engine: WEFT-G006: Enable("physic"): no system has that name; use a name that Explain lists
+	// engine: WEFT-G006: Enable("physic"): no system or set has that name; use a name that Explain lists, or one given to Engine.Set
 	fmt.Println(err)
 	// Output:
-	// engine: WEFT-G006: Enable("physic"): no system has that name; use a name that Explain lists
+	// engine: WEFT-G006: Enable("physic"): no system or set has that name; use a name that Explain lists, or one given to Engine.Set
 }
 
 func Example_g007() {

@@ -128,3 +128,31 @@ func TestSetAfterBuild(t *testing.T) {
 	assert.ErrorIs(t, e.Set("ai"), engine.ErrOrder)
 	require.NoError(t, e.Tick())
 }
+
+// Enable with a set's name switches every member; a name that is neither
+// a system nor a set is refused with CodeUnknown.
+func TestEnableSet(t *testing.T) {
+	for _, workers := range []int{0, 2} {
+		e := newEngine(t, world(t, 8), engine.Config{Workers: workers, Batch: 2})
+		require.NoError(t, e.Set("ai"))
+		ran := map[string]int{}
+		counted := func(name string) *toy {
+			s := mover(name, true, noop)
+			sched := s.sched
+			s.sched = func(f *engine.Frame) error { ran[name]++; return sched(f) }
+			return s
+		}
+		require.NoError(t, e.Add(engine.Update, counted("think"), engine.InSet("ai")))
+		require.NoError(t, e.Add(engine.Update, counted("plan"), engine.InSet("ai"), engine.After("think")))
+		require.NoError(t, e.Build())
+		require.NoError(t, e.Tick())
+		require.NoError(t, e.Enable("ai", false))
+		require.NoError(t, e.Tick())
+		require.NoError(t, e.Enable("ai", true))
+		require.NoError(t, e.Tick())
+		assert.Equal(t, map[string]int{"think": 2, "plan": 2}, ran, "W%d: both members skip the step the set is off", workers)
+		err := e.Enable("nothing", false)
+		assert.ErrorIs(t, err, engine.ErrUnknown)
+		assert.Contains(t, err.Error(), "no system or set has that name")
+	}
+}

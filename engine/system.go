@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/weft-engine/weft/ecs"
@@ -177,8 +178,11 @@ func optionsErr(call, name string, errs []string) error {
 	return errorf(CodeBadConfig, name, nil, "%s: %s", call, strings.Join(errs, "; "))
 }
 
-// Enable switches a system on or off from the next step on. Executed only
-// by the owner, between steps.
+// Enable switches a system on or off from the next step on; given a
+// set's name (Engine.Set), it switches every member of the set. A
+// switched-off system starts no pass and its dependents do not wait for
+// it, as when a run condition skips it. Executed only by the owner,
+// between steps.
 func (e *Engine) Enable(name string, on bool) error {
 	for _, en := range e.sched.all {
 		if en.name == name {
@@ -186,5 +190,17 @@ func (e *Engine) Enable(name string, on bool) error {
 			return nil
 		}
 	}
-	return errorf(CodeUnknown, name, nil, "Enable(%q): no system has that name; use a name that Explain lists", name)
+	found := false
+	for _, s := range e.sched.sets {
+		found = found || s.name == name
+	}
+	for _, en := range e.sched.all {
+		if found && slices.Contains(en.sets, name) {
+			en.disabled = !on
+		}
+	}
+	if found {
+		return nil
+	}
+	return errorf(CodeUnknown, name, nil, "Enable(%q): no system or set has that name; use a name that Explain lists, or one given to Engine.Set", name)
 }
