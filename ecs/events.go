@@ -106,7 +106,13 @@ func (e Emitter[T]) Emit(c *Chunk, ev T) {
 // step, before its chunk events) or Merge (the event joins the next step:
 // this step's readers have run).
 func (e Emitter[T]) EmitOwner(ev T) {
-	if e.s.d.w.inFrame {
+	w := e.s.d.w
+	if w.inFrame && w.owner != nil && w.owner.InJob() { // the owner part has no lock
+		w.refuse(errorf(CodeRacyWrite, e.s.d.name, reflect.TypeFor[T]().String(),
+			"a job of system %q called EmitOwner(%v), which only the owner may call (in Schedule or Merge), while other jobs may emit at the same time; in a chunk job emit with Emit(chunk, ev)",
+			e.s.d.name, reflect.TypeFor[T]()))
+	}
+	if w.inFrame {
 		e.s.cur.owner = append(e.s.cur.owner, ev)
 	} else {
 		e.s.pending = append(e.s.pending, ev)
@@ -188,14 +194,20 @@ func ReadEvents[T any](d *Decl) EventReader[T] {
 // Events are the events emitted since the system last ran, in the order
 // of the Events doc: a slice to read only, valid until the next step.
 // Executed by the system's jobs, from any number of chunk jobs at once,
-// or by the owner in its Merge; not in its Schedule, where the writers
-// before it are still running. The first call of a step gathers the
+// or by the owner in its Schedule or Merge. In Schedule the emitters
+// before the system may still be running, so the first call there waits
+// for them (the owner helps run jobs meanwhile): it costs the overlap of
+// the systems before this one with the rest of Schedule, so read in the
+// system's jobs when you can. The first call of a step gathers the
 // events; later calls return the same slice.
 func (r EventReader[T]) Events() []T {
 	rs := r.r
 	want := rs.s.step + 1
 	if rs.ready.Load() == want {
 		return rs.buf
+	}
+	if w := rs.d.w; w.inFrame && w.owner != nil && !w.owner.InJob() {
+		w.owner.Settle() // the owner, in Schedule: let the emitters before it finish first; not under mu, which jobs it helps may take
 	}
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
@@ -241,6 +253,10 @@ func (w *World) Glue(glue.Seal) glue.World { return worldGlue{w} }
 
 // worldGlue is the glue.World of a World.
 type worldGlue struct{ w *World }
+
+// SetOwner records the engine's side of the frames. Executed only by the
+// owner, outside of frames.
+func (g worldGlue) SetOwner(o glue.Owner) { g.w.owner = o }
 
 // StartStep starts a step for every event stream. Executed only by the
 // owner, at the step's start, with no job in flight.

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	ark "github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -40,6 +41,7 @@ type World struct {
 
 	inFrame bool
 	frame   uint64
+	owner   glue.Owner // the engine's frames, if an engine drives this world
 	all     *ark.Filter0 // matches everything; its query is the frame's guard
 	guard   ark.Query0
 	queries []*queryBase // prepared this frame

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -136,6 +137,7 @@ func New(w *ecs.World, cfg Config) (*Engine, error) {
 		run:  runner{traceCap: cfg.TraceCapacity},
 	}
 	e.scratch.frame.e = e
+	w.Glue(glue.Seal{}).SetOwner(owner{e})
 	for _, err := range []error{ecs.AddResource(w, e.res.time), ecs.AddResource(w, e.res.input), ecs.AddResource(w, e.res.camera)} {
 		if err != nil {
 			return nil, errorf(CodeOrder, "", err, "making the engine's resources; make one engine per world, outside of BeginFrame/EndFrame")

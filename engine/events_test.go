@@ -214,3 +214,70 @@ func TestEventsForeignToken(t *testing.T) {
 	require.ErrorIs(t, err, ecs.ErrUndeclared)
 	assert.Contains(t, err.Error(), `declare ecs.Emit[engine_test.ping] in "thief"`)
 }
+
+// A reader may read its events in Schedule (to decide whether to start
+// its pass): the first call there waits for the emitters before it, so
+// Schedule sees what Merge sees, on every worker count and batch.
+func TestEventsInSchedule(t *testing.T) {
+	const rows = 300
+	for _, workers := range []int{0, 1, 2, 4} {
+		for _, batch := range []int{1, 64} {
+			var inSched, inMerge []ping
+			var rd ecs.EventReader[ping]
+			r := &merging{&toy{name: "r",
+				build: func(b *engine.Builder) error {
+					rd = ecs.ReadEvents[ping](b.Decl())
+					return nil
+				},
+				sched: func(f *engine.Frame) error {
+					inSched = append(inSched[:0], rd.Events()...)
+					return nil
+				},
+				merge: func(f *engine.Frame) error {
+					inMerge = append(inMerge[:0], rd.Events()...)
+					return nil
+				},
+			}}
+			e := newEngine(t, world(t, rows), engine.Config{Workers: workers, Batch: batch})
+			require.NoError(t, e.Add(engine.Update, emitter("a", 1)))
+			require.NoError(t, e.Add(engine.Update, r))
+			require.NoError(t, e.Build())
+			for step := uint64(1); step <= 3; step++ {
+				require.NoError(t, e.Tick())
+				require.Equal(t, want("a", 1, rows, step), inSched, "W%d batch %d step %d", workers, batch, step)
+				require.Equal(t, inSched, inMerge)
+			}
+		}
+	}
+}
+
+// EmitOwner from a chunk job is refused with WEFT-E009 (its owner part
+// has no lock); the step reports it and the engine keeps running.
+func TestEmitOwnerFromJob(t *testing.T) {
+	for _, workers := range []int{0, 2} {
+		var em ecs.Emitter[ping]
+		var pass *engine.Pass
+		bad := true
+		s := &toy{name: "w",
+			build: func(b *engine.Builder) error {
+				d := b.Decl()
+				em = ecs.Emit[ping](d)
+				pass = b.Chunks("emit", ecs.NewQuery1(d, ecs.Read[pos](d)), func(c *ecs.Chunk) {
+					if bad {
+						em.EmitOwner(ping{"w", c.Index(), 0})
+					}
+				})
+				return nil
+			},
+			sched: func(f *engine.Frame) error { return f.Run(pass) },
+		}
+		e := newEngine(t, world(t, 20), engine.Config{Workers: workers, Batch: 4})
+		require.NoError(t, e.Add(engine.Update, s))
+		require.NoError(t, e.Build())
+		err := e.Tick()
+		require.ErrorIs(t, err, ecs.ErrRacyWrite, "W%d", workers)
+		assert.Contains(t, err.Error(), `a job of system "w" called EmitOwner`)
+		bad = false
+		require.NoError(t, e.Tick(), "W%d: the engine stays usable", workers)
+	}
+}

@@ -110,3 +110,16 @@ func (f *Frame) settle() {
 		_ = e.run.pool.Wait(en.last)
 	}
 }
+
+// owner is the engine's side of its world's frames (glue.Owner), for the
+// ecs calls that only the owner may make or that must wait for earlier
+// jobs when it makes them.
+type owner struct{ e *Engine }
+
+// InJob reports whether the caller runs one of the frame's jobs. Called
+// by any goroutine during a frame; e.run.pool changes only between steps.
+func (o owner) InJob() bool { return o.e.run.pool != nil && o.e.run.pool.InJob() }
+
+// Settle waits for the predecessors of the system in Schedule (see
+// settle). Executed only by the owner.
+func (o owner) Settle() { o.e.scratch.frame.settle() }

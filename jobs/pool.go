@@ -260,6 +260,12 @@ func (p *Pool) Close() error {
 	return err
 }
 
+// InJob reports whether the caller is running a job of p: a job body on a
+// worker, or on a goroutine that runs jobs while it waits in Wait, Reset
+// or Close. Code that a job must not run (an owner-only call) asks it to
+// refuse with a clear error. Called by any goroutine.
+func (p *Pool) InJob() bool { return p.inJob(goroutine()) }
+
 // inJob reports whether goroutine g is running a job of p: it is one of
 // p's workers (which call Pool methods only from job bodies), or it drives
 // parts[0] inside Wait, Reset or Close (so it re-entered from a job that it

@@ -48,4 +48,20 @@ type World interface {
 	// StartStep starts a step, between steps with no job in flight: the
 	// event streams move the current step's events to the previous part.
 	StartStep()
+	// SetOwner tells the world about the goroutine that drives its
+	// frames, for the calls that only the owner may make, or that must
+	// wait for earlier jobs when the owner makes them.
+	SetOwner(o Owner)
+}
+
+// Owner is the engine's side of a world's frames. Its methods are called
+// by any goroutine during a frame.
+type Owner interface {
+	// InJob reports whether the caller is running one of the frame's
+	// jobs (on a worker, or on the owner while it waits and helps).
+	InJob() bool
+	// Settle waits, helping, until the predecessors of the system whose
+	// Schedule is running have finished; outside a Schedule it does
+	// nothing. Executed only by the owner.
+	Settle()
 }
