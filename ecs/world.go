@@ -41,7 +41,7 @@ type World struct {
 
 	inFrame bool
 	frame   uint64
-	owner   glue.Owner // the engine's frames, if an engine drives this world
+	owner   glue.Owner   // the engine's frames, if an engine drives this world
 	all     *ark.Filter0 // matches everything; its query is the frame's guard
 	guard   ark.Query0
 	queries []*queryBase // prepared this frame
