@@ -3,6 +3,7 @@ package engine
 import (
 	"io"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/weft-engine/weft/ecs"
@@ -46,6 +47,11 @@ type Engine struct {
 	run     runner     // the pool and tracker that run the steps
 	scratch scratch    // per-step working state, reused to allocate nothing
 	out     outputs    // what a step leaves for the game to read
+
+	// busy is set while Step, Tick or Close runs, so that a call from
+	// inside a step (a Schedule, Merge, job or exclusive system) or from a
+	// second goroutine is refused instead of corrupting the step.
+	busy atomic.Bool
 }
 
 // schedule is the set of systems: registered by Add, ordered and derived
@@ -149,12 +155,28 @@ func New(w *ecs.World, cfg Config) (*Engine, error) {
 // Close stops the pool; a second Close does nothing, and a later Step
 // starts a new pool. Executed only by the owner, between steps.
 func (e *Engine) Close() error {
+	if err := e.enter("Close"); err != nil {
+		return err
+	}
+	defer e.busy.Store(false)
 	if e.run.pool == nil {
 		return nil
 	}
 	err := e.run.pool.Close()
 	e.run.pool = nil
 	return err
+}
+
+// enter marks the engine busy for call (Step, Tick, Close), or refuses it
+// with WEFT-G007 when another of them is running: a call from inside a
+// step, which would wait for itself or tear down its pool, or from a
+// second goroutine. The caller clears busy when done. Called by any
+// goroutine; the CAS orders it against the running call.
+func (e *Engine) enter(call string) error {
+	if !e.busy.CompareAndSwap(false, true) {
+		return errorf(CodeOrder, "", nil, "%s while a step or Close is running (called from a system's Schedule, Merge or job, an exclusive system, or another goroutine); call Step, Tick and Close only from the goroutine that drives the engine, between steps", call)
+	}
+	return nil
 }
 
 // WriteTrace writes the last step's job trace in the Chrome trace event

@@ -23,6 +23,10 @@ func (e *Engine) Step(dt time.Duration) (int, error) {
 	if dt < 0 || dt > math.MaxInt64-e.run.acc {
 		return 0, errorf(CodeBadConfig, "", nil, "Step(%v): dt must be >= 0, and the time not yet simulated must stay below 292 years; pass the real time since the last Step", dt)
 	}
+	if err := e.enter("Step"); err != nil {
+		return 0, err
+	}
+	defer e.busy.Store(false)
 	e.run.acc += dt
 	step := e.cfg.FixedStep
 	n := 0
@@ -30,7 +34,7 @@ func (e *Engine) Step(dt time.Duration) (int, error) {
 	for e.run.acc >= step && n < e.cfg.MaxSteps {
 		e.run.acc -= step
 		n++
-		if err := e.Tick(); err != nil {
+		if err := e.tick(); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -47,10 +51,21 @@ func (e *Engine) Step(dt time.Duration) (int, error) {
 // every enabled system whose conditions hold in built order, wait for the jobs, play the commands back, merge, publish the
 // snapshot and record the timings. A failing system does not stop the
 // others; the errors are returned, joined, after the step completed.
+// Executed only by the owner, between steps: a Tick from inside a step
+// or beside another is refused with WEFT-G007.
 func (e *Engine) Tick() error {
 	if !e.sched.built {
 		return errorf(CodeOrder, "", nil, "Step before Build; call Build once after adding the systems")
 	}
+	if err := e.enter("Tick"); err != nil {
+		return err
+	}
+	defer e.busy.Store(false)
+	return e.tick()
+}
+
+// tick is Tick, for a caller that holds busy.
+func (e *Engine) tick() error {
 	start := time.Now()
 	if err := e.applySettings(); err != nil {
 		return err
