@@ -92,6 +92,9 @@ func Emit[T any](d *Decl) Emitter[T] {
 // owns c, a chunk of a query of the token's system; it takes no lock and
 // allocates only while the chunk's buffer grows past its largest size.
 func (e Emitter[T]) Emit(c *Chunk, ev T) {
+	if c == nil {
+		e.s.d.w.refuse(errorf(CodeBadArgument, e.s.d.name, reflect.TypeFor[T]().String(), "Emit(nil, ev) with the %[2]v emitter of system %[1]q: Emit takes the calling job's chunk; on the owner (Schedule, Merge) emit with EmitOwner(ev)", e.s.d.name, reflect.TypeFor[T]()))
+	}
 	if c.q.d != e.s.d {
 		err := errorf(CodeUndeclared, c.q.d.name, "", "a job of system %q emitted %v events with the token of system %q; declare ecs.Emit[%v] in %q and use that token", c.q.d.name, reflect.TypeFor[T](), e.s.d.name, reflect.TypeFor[T](), c.q.d.name)
 		c.q.w.fail(err)
@@ -111,6 +114,10 @@ func (e Emitter[T]) EmitOwner(ev T) {
 		w.refuse(errorf(CodeRacyWrite, e.s.d.name, reflect.TypeFor[T]().String(),
 			"a job of system %q called EmitOwner(%v), which only the owner may call (in Schedule or Merge), while other jobs may emit at the same time; in a chunk job emit with Emit(chunk, ev)",
 			e.s.d.name, reflect.TypeFor[T]()))
+	}
+	if cur := w.ownerSystem(); cur != nil && cur != e.s.d {
+		// The owner's own call: Schedule's or Merge's recover reports it.
+		panic(errorf(CodeUndeclared, cur.name, reflect.TypeFor[T]().String(), "system %q called EmitOwner with the emitter of system %q; declare ecs.Emit[%v] in %q and use that token", cur.name, e.s.d.name, reflect.TypeFor[T](), cur.name))
 	}
 	if w.inFrame {
 		e.s.cur.owner = append(e.s.cur.owner, ev)
@@ -253,6 +260,17 @@ func (w *World) Glue(glue.Seal) glue.World { return worldGlue{w} }
 
 // worldGlue is the glue.World of a World.
 type worldGlue struct{ w *World }
+
+// ownerSystem is the system whose Schedule or Merge the owner is running,
+// if an engine drives the world and it is in one. Executed only by the
+// owner.
+func (w *World) ownerSystem() *Decl {
+	if w.owner == nil {
+		return nil
+	}
+	d, _ := w.owner.Current().(*Decl)
+	return d
+}
 
 // SetOwner records the engine's side of the frames. Executed only by the
 // owner, outside of frames.

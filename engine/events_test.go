@@ -281,3 +281,49 @@ func TestEmitOwnerFromJob(t *testing.T) {
 		require.NoError(t, e.Tick(), "W%d: the engine stays usable", workers)
 	}
 }
+
+// EmitOwner with another system's emitter, in Schedule or Merge, is
+// refused with WEFT-E001; Emit(nil, ev) on the owner with WEFT-E007 and
+// a hint to use EmitOwner. The step reports it; the next one runs.
+func TestEmitOwnerForeignAndNilChunk(t *testing.T) {
+	for _, where := range []string{"schedule", "merge", "nil chunk"} {
+		var other ecs.Emitter[ping]
+		var bad = true
+		emitting := &toy{name: "owner", build: func(b *engine.Builder) error {
+			other = ecs.Emit[ping](b.Decl())
+			return nil
+		}, sched: func(f *engine.Frame) error { return nil }}
+		s := &merging{&toy{name: "thief",
+			build: func(b *engine.Builder) error { _ = ecs.Emit[ping](b.Decl()); return nil },
+			sched: func(f *engine.Frame) error {
+				if bad && where == "schedule" {
+					other.EmitOwner(ping{})
+				}
+				if bad && where == "nil chunk" {
+					other.Emit(nil, ping{})
+				}
+				return nil
+			},
+			merge: func(f *engine.Frame) error {
+				if bad && where == "merge" {
+					other.EmitOwner(ping{})
+				}
+				return nil
+			},
+		}}
+		e := newEngine(t, world(t, 4), engine.Config{Workers: 1})
+		require.NoError(t, e.Add(engine.Update, emitting))
+		require.NoError(t, e.Add(engine.Update, s))
+		require.NoError(t, e.Build())
+		err := e.Tick()
+		if where == "nil chunk" {
+			require.ErrorIs(t, err, ecs.ErrBadArgument, where)
+			assert.Contains(t, err.Error(), "emit with EmitOwner(ev)")
+		} else {
+			require.ErrorIs(t, err, ecs.ErrUndeclared, where)
+			assert.Contains(t, err.Error(), `system "thief" called EmitOwner with the emitter of system "owner"`)
+		}
+		bad = false
+		require.NoError(t, e.Tick(), where)
+	}
+}

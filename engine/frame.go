@@ -123,3 +123,12 @@ func (o owner) InJob() bool { return o.e.run.pool != nil && o.e.run.pool.InJob()
 // Settle waits for the predecessors of the system in Schedule (see
 // settle). Executed only by the owner.
 func (o owner) Settle() { o.e.scratch.frame.settle() }
+
+// Current is the declaration of the system in Schedule or Merge, or nil.
+// Executed only by the owner.
+func (o owner) Current() any {
+	if en := o.e.scratch.frame.cur; en != nil {
+		return en.decl
+	}
+	return nil
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/weft-engine/weft/safety"
@@ -161,6 +162,10 @@ func (e *Engine) constrain(en *entry, subject string, o *options, errs []error) 
 			names = o.before
 		}
 		for _, n := range names {
+			if s := e.sched.setByName[n]; s != nil && slices.Contains(s.members, en) {
+				errs = append(errs, errorf(CodeSetCycle, en.name, nil, "%s is %s set %q, which %s is in: it would run %s itself; order it against the other members by their names instead", subject, map[bool]string{true: "Before", false: "After"}[before], n, en.name, map[bool]string{true: "before", false: "after"}[before]))
+				continue
+			}
 			ts, object := e.targets(n, en)
 			if ts == nil && object == "" && subject == en.name {
 				if before {

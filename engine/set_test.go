@@ -156,3 +156,21 @@ func TestEnableSet(t *testing.T) {
 		assert.Contains(t, err.Error(), "no system or set has that name")
 	}
 }
+
+// A member ordered Before or After its own set would run before or after
+// itself: Build refuses it with WEFT-G014, as a cycle.
+func TestSetSelfOrder(t *testing.T) {
+	for _, opt := range []engine.Option{engine.After("ai"), engine.Before("ai")} {
+		e := newEngine(t, world(t, 1), engine.Config{})
+		require.NoError(t, e.Set("ai"))
+		require.NoError(t, e.Add(engine.Update, mover("think", false, noop), engine.InSet("ai"), opt))
+		require.NoError(t, e.Add(engine.Update, mover("plan", false, noop), engine.InSet("ai")))
+		err := e.Build()
+		require.ErrorIs(t, err, engine.ErrSetCycle)
+		assert.Contains(t, err.Error(), `set "ai", which think is in: it would run`)
+	}
+	e := newEngine(t, world(t, 1), engine.Config{})
+	require.NoError(t, e.Set("ai", engine.After("ai")))
+	require.NoError(t, e.Add(engine.Update, mover("think", false, noop), engine.InSet("ai")))
+	assert.ErrorIs(t, e.Build(), engine.ErrSetCycle, "a set After itself")
+}

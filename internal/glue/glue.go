@@ -64,4 +64,7 @@ type Owner interface {
 	// Schedule is running have finished; outside a Schedule it does
 	// nothing. Executed only by the owner.
 	Settle()
+	// Current is the *ecs.Decl of the system whose Schedule or Merge the
+	// owner is running, or nil. Executed only by the owner.
+	Current() any
 }
