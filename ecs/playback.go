@@ -51,6 +51,29 @@ func (r *Report) Err() error {
 		len(r.Problems), p.Op, p.Entity, p.System, p.Chunk, p.Seq, p.Reason)}
 }
 
+// Unresolved is an *Error (CodeUnresolved) summarising the problems of
+// placeholders that did not resolve, or nil if there are none: unlike a
+// command skipped for a dead entity, which a game meets in normal play,
+// it is a bug in the systems that recorded it.
+func (r *Report) Unresolved() error {
+	n, first := 0, -1
+	for i, p := range r.Problems {
+		if p.Code == CodeUnresolved {
+			n++
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	p := r.Problems[first]
+	return &Error{Code: p.Code, System: p.System, Msg: fmt.Sprintf(
+		"%d Spawn placeholders did not resolve; the first: %s of %v by system %q (buffer %d, command %d): %s",
+		n, p.Op, p.Entity, p.System, p.Chunk, p.Seq, p.Reason)}
+}
+
 // playback is the state of one playback (EndFrame or Apply): the
 // entities its spawns made, in playback order, and where the spawns of
 // each buffer played so far are, so that a placeholder resolves in any

@@ -107,9 +107,10 @@ type scratch struct {
 
 // outputs are what a step publishes.
 type outputs struct {
-	snaps   snapshots
-	timings Timings
-	events  []jobs.Event // the last step's trace
+	snaps    snapshots
+	timings  Timings
+	events   []jobs.Event  // the last step's trace
+	problems []ecs.Problem // the last step's skipped or unresolved commands
 }
 
 // New makes an engine for w and adds the Time, Input and Camera resources
@@ -188,6 +189,13 @@ func (e *Engine) WriteTrace(w io.Writer) error { return jobs.WriteChromeTrace(w,
 // handles and times stay distinct across steps of one pool). Executed only
 // by the owner, between steps.
 func (e *Engine) AppendTrace(dst []jobs.Event) []jobs.Event { return append(dst, e.out.events...) }
+
+// Problems are the commands that the last step's playback skipped
+// (WEFT-E006: a dead entity, a missing component) or could not resolve
+// (WEFT-E010: a Spawn placeholder), in playback order; the timings count
+// them. Valid until the next step. Executed only by the owner, between
+// steps.
+func (e *Engine) Problems() []ecs.Problem { return e.out.problems }
 
 // World is the engine's world.
 func (e *Engine) World() *ecs.World { return e.world }

@@ -8,14 +8,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	ark "github.com/mlange-42/ark/ecs"
-
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 )
 
 // Expired is an event: an entity's time ran out.
-type Expired struct{ Entity ark.Entity }
+type Expired struct{ Entity ecs.Entity }
 
 // Fuse emits an Expired event for every entity whose Lifetime is up.
 type Fuse struct {

@@ -235,3 +235,50 @@ func TestConcurrentTicks(t *testing.T) {
 	assert.GreaterOrEqual(t, ran, uint64(1))
 	assert.Equal(t, ran, e.Time().Step)
 }
+
+// A Spawn placeholder kept past its playback (here in a system's field,
+// from one step to the next) cannot resolve: the step fails with
+// WEFT-E010 naming the system, Problems lists the command, the field is
+// the zero entity, and the next step runs.
+func TestUnresolvedPlaceholderFailsStep(t *testing.T) {
+	type target struct{ Of ecs.Entity }
+	for _, workers := range []int{0, 2} {
+		w := world(t, 4)
+		tc := ecs.NewComponent[target](w)
+		var kept ecs.Entity
+		var pass *engine.Pass
+		step := 0
+		s := &toy{name: "keeper",
+			build: func(b *engine.Builder) error {
+				d := b.Decl()
+				b.Commands()
+				pass = b.ChunksInOrder("spawn", ecs.NewQuery1(d, ecs.Read[pos](d)), func(c *ecs.Chunk) {
+					if c.Index() != 0 {
+						return
+					}
+					cmds := c.Commands()
+					switch step {
+					case 1:
+						kept = cmds.Spawn() // kept past its playback: the misuse
+					case 2:
+						tc.Add(cmds, cmds.Spawn(), target{Of: kept})
+					}
+				})
+				return nil
+			},
+			sched: func(f *engine.Frame) error { step = int(f.Time().Step); return f.Run(pass) },
+		}
+		e := newEngine(t, w, engine.Config{Workers: workers, Batch: 2})
+		require.NoError(t, e.Add(engine.Update, s))
+		require.NoError(t, e.Build())
+		require.NoError(t, e.Tick())
+		err := e.Tick()
+		require.ErrorIs(t, err, ecs.ErrUnresolved, "W%d", workers)
+		assert.Contains(t, err.Error(), `by system "keeper"`)
+		require.Len(t, e.Problems(), 1)
+		assert.Equal(t, ecs.CodeUnresolved, e.Problems()[0].Code)
+		assert.Equal(t, 1, e.Timings().Last().Problems)
+		require.NoError(t, e.Tick(), "W%d: the next step runs", workers)
+		assert.Empty(t, e.Problems())
+	}
+}

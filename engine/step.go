@@ -71,6 +71,7 @@ func (e *Engine) tick() error {
 		return err
 	}
 	e.scratch.errs = e.scratch.errs[:0]
+	e.out.problems = e.out.problems[:0]
 	e.startEvents()
 	t := e.res.time
 	t.Step++
@@ -224,6 +225,10 @@ func (e *Engine) playBack() {
 	if rep != nil {
 		e.out.timings.applied += rep.Applied
 		e.out.timings.problems += len(rep.Problems)
+		e.out.problems = append(e.out.problems, rep.Problems...)
+		if err := rep.Unresolved(); err != nil { // a bug in the systems, unlike a skipped command
+			e.fail(errorf(CodeJob, "", err, "commands stored an entity that playback could not resolve in step %d", e.res.time.Step))
+		}
 	}
 }
 
