@@ -158,6 +158,9 @@ func TestEventsExplain(t *testing.T) {
 	require.GreaterOrEqual(t, i, 0, "an edge w -> r")
 	assert.Equal(t, engine.CauseEvents, x.Edges[i].Causes[0].Kind)
 	assert.Contains(t, x.Edges[i].Causes[0].Text, "w emits events ping, r reads them")
+	text := x.String()
+	assert.Contains(t, text, "1. w [Update] reads pos; emits ping;")
+	assert.Contains(t, text, "2. r [Update] reads vel; reads events ping;")
 }
 
 // A reader explicitly Before its writer reads the writer's events of the

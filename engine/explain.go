@@ -26,6 +26,8 @@ type ExplainSystem struct {
 	Reads      []string `json:"reads,omitempty"`
 	Writes     []string `json:"writes,omitempty"`
 	Lookups    []string `json:"lookups,omitempty"`    // of Reads and Writes, those reached in any entity
+	Emits      []string `json:"emits,omitempty"`      // the event types it emits (ecs.Emit)
+	Events     []string `json:"events,omitempty"`     // the event types it reads (ecs.ReadEvents)
 	Sets       []string `json:"sets,omitempty"`       // the sets it is in
 	Conditions []string `json:"conditions,omitempty"` // its run conditions, then its sets' ("ai: EveryN(30)")
 }
@@ -118,8 +120,16 @@ func (e *Engine) explainSystem(en *entry) ExplainSystem {
 		return s
 	}
 	reg, a := e.world.Registry(), en.decl.Access()
-	for _, k := range en.decl.Glue(glue.Seal{}).Lookups(nil) {
+	g := en.decl.Glue(glue.Seal{})
+	for _, k := range g.Lookups(nil) {
 		s.Lookups = append(s.Lookups, reg.Name(k))
+	}
+	emits, reads := g.Events()
+	for _, k := range emits {
+		s.Emits = append(s.Emits, strings.TrimPrefix(reg.Name(k), "events "))
+	}
+	for _, k := range reads {
+		s.Events = append(s.Events, strings.TrimPrefix(reg.Name(k), "events "))
 	}
 	for k := 0; k < reg.Len(); k++ {
 		switch a.Mode(safety.Key(k)) {

@@ -37,6 +37,12 @@ func (x *Explain) WriteText(w io.Writer) error {
 		if len(s.Lookups) > 0 {
 			fmt.Fprintf(&b, " looks up %s;", strings.Join(s.Lookups, ", "))
 		}
+		if len(s.Emits) > 0 {
+			fmt.Fprintf(&b, " emits %s;", strings.Join(s.Emits, ", "))
+		}
+		if len(s.Events) > 0 {
+			fmt.Fprintf(&b, " reads events %s;", strings.Join(s.Events, ", "))
+		}
 		if len(s.Sets) > 0 {
 			fmt.Fprintf(&b, " in sets %s;", strings.Join(s.Sets, ", "))
 		}
