@@ -20,36 +20,7 @@ func (x *Explain) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "systems (execution order):\n")
 	for i, s := range x.Systems {
-		kind := ""
-		if s.Exclusive {
-			kind = " exclusive"
-		}
-		if s.Commands {
-			kind += " commands"
-		}
-		fmt.Fprintf(&b, "  %d. %s [%s%s]", i+1, s.Name, s.Stage, kind)
-		if len(s.Writes) > 0 {
-			fmt.Fprintf(&b, " writes %s;", strings.Join(s.Writes, ", "))
-		}
-		if len(s.Reads) > 0 {
-			fmt.Fprintf(&b, " reads %s;", strings.Join(s.Reads, ", "))
-		}
-		if len(s.Lookups) > 0 {
-			fmt.Fprintf(&b, " looks up %s;", strings.Join(s.Lookups, ", "))
-		}
-		if len(s.Emits) > 0 {
-			fmt.Fprintf(&b, " emits %s;", strings.Join(s.Emits, ", "))
-		}
-		if len(s.Events) > 0 {
-			fmt.Fprintf(&b, " reads events %s;", strings.Join(s.Events, ", "))
-		}
-		if len(s.Sets) > 0 {
-			fmt.Fprintf(&b, " in sets %s;", strings.Join(s.Sets, ", "))
-		}
-		if len(s.Conditions) > 0 {
-			fmt.Fprintf(&b, " runs if %s;", strings.Join(s.Conditions, " and "))
-		}
-		b.WriteString("\n")
+		writeSystem(&b, i, s)
 	}
 	fmt.Fprintf(&b, "edges:\n")
 	for _, ed := range x.Edges {
@@ -72,6 +43,31 @@ func (x *Explain) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeSystem writes the line of system s, the i-th in execution order.
+func writeSystem(b *strings.Builder, i int, s ExplainSystem) {
+	kind := ""
+	if s.Exclusive {
+		kind = " exclusive"
+	}
+	if s.Commands {
+		kind += " commands"
+	}
+	fmt.Fprintf(b, "  %d. %s [%s%s]", i+1, s.Name, s.Stage, kind)
+	for _, part := range []struct {
+		verb, sep string
+		names     []string
+	}{
+		{"writes", ", ", s.Writes}, {"reads", ", ", s.Reads}, {"looks up", ", ", s.Lookups},
+		{"emits", ", ", s.Emits}, {"reads events", ", ", s.Events},
+		{"in sets", ", ", s.Sets}, {"runs if", " and ", s.Conditions},
+	} {
+		if len(part.names) > 0 {
+			fmt.Fprintf(b, " %s %s;", part.verb, strings.Join(part.names, part.sep))
+		}
+	}
+	b.WriteString("\n")
 }
 
 // WriteDOT writes the schedule as a Graphviz digraph.
