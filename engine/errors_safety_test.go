@@ -55,9 +55,9 @@ func Example_s003() {
 	pool, _, reg, position, _ := safetyScene()
 	defer pool.Close()
 	_, err := safety.Check(reg, []safety.System{{Name: "physics", Decls: []safety.Decl{{Key: position, Mode: safety.Read}, {Key: position, Mode: safety.Write}}}})
-	// safety: WEFT-S003: system "physics" declares Position twice (it reads it and writes it); declare it once, as a write if the system writes it
+	// safety: WEFT-S003: system "physics" declares Position twice (it reads it and writes it); declare it once, as a write if the system writes it (a lookup counts too: a system that looks it up and writes it declares only ecs.WriteLookup)
 	fmt.Println(err)
-	// Output: safety: WEFT-S003: system "physics" declares Position twice (it reads it and writes it); declare it once, as a write if the system writes it
+	// Output: safety: WEFT-S003: system "physics" declares Position twice (it reads it and writes it); declare it once, as a write if the system writes it (a lookup counts too: a system that looks it up and writes it declares only ecs.WriteLookup)
 }
 
 func Example_s004() {

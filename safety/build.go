@@ -145,7 +145,7 @@ func declare(reg *Registry, s System, a *Access, errs []error) []error {
 		}
 		if old := a.Mode(d.Key); old != None && (old == Write || d.Mode == Write) {
 			name := reg.Name(d.Key)
-			errs = append(errs, errorf(CodeConflictingDecl, "system %q declares %s twice (it %s it and %s it); declare it once, as a write if the system writes it", s.Name, name, old, d.Mode))
+			errs = append(errs, errorf(CodeConflictingDecl, "system %q declares %s twice (it %s it and %s it); declare it once, as a write if the system writes it (a lookup counts too: a system that looks it up and writes it declares only ecs.WriteLookup)", s.Name, name, old, d.Mode))
 		}
 		a.Add(d.Key, d.Mode)
 	}

@@ -41,10 +41,10 @@ func TestCheckErrors(t *testing.T) {
 		}, CodeCycle, `safety: WEFT-S002: the Before/After constraints form a cycle: "a" → "b" → "c" → "a"; remove one of these constraints`},
 		{"read and write in one system", []System{
 			{Name: "physics", Decls: []Decl{{kPos, Read}, {kPos, Write}}},
-		}, CodeConflictingDecl, `safety: WEFT-S003: system "physics" declares Position twice (it reads it and writes it); declare it once, as a write if the system writes it`},
+		}, CodeConflictingDecl, `safety: WEFT-S003: system "physics" declares Position twice (it reads it and writes it); declare it once, as a write if the system writes it (a lookup counts too: a system that looks it up and writes it declares only ecs.WriteLookup)`},
 		{"two writes in one system", []System{
 			{Name: "physics", Decls: []Decl{{kVel, Write}, {kVel, Write}}},
-		}, CodeConflictingDecl, `safety: WEFT-S003: system "physics" declares Velocity twice (it writes it and writes it); declare it once, as a write if the system writes it`},
+		}, CodeConflictingDecl, `safety: WEFT-S003: system "physics" declares Velocity twice (it writes it and writes it); declare it once, as a write if the system writes it (a lookup counts too: a system that looks it up and writes it declares only ecs.WriteLookup)`},
 		{"unknown key", []System{
 			{Name: "anim", Decls: []Decl{{Key(9), Read}}},
 		}, CodeUnknownKey, `safety: WEFT-S004: system "anim" declares key#9, which the Registry does not know; register the component or resource type before declaring access to it`},
