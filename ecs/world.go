@@ -226,7 +226,7 @@ func (w *World) EndFrame() (*Report, error) {
 	slices.SortFunc(w.active, (*Commands).compare)
 	w.playAll(w.active)
 	w.mu.Lock()
-	err := errors.Join(w.errs...)
+	err := errors.Join(distinct(w.errs)...)
 	clear(w.errs)
 	w.errs = w.errs[:0]
 	w.mu.Unlock()
@@ -255,6 +255,19 @@ func (w *World) Apply(b *Commands) (*Report, error) {
 func (w *World) refuse(err *Error) {
 	w.fail(err)
 	panic(err)
+}
+
+// distinct is errs without the repeats of a message, in their order: the
+// chunk jobs of one pass that make the same mistake report it once.
+// Executed only by the owner, in EndFrame, on the error path.
+func distinct(errs []error) []error {
+	var out []error
+	for _, err := range errs {
+		if !slices.ContainsFunc(out, func(x error) bool { return x.Error() == err.Error() }) {
+			out = append(out, err)
+		}
+	}
+	return out
 }
 
 // fail records an error found inside a job, for EndFrame. Any goroutine

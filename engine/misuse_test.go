@@ -3,6 +3,7 @@ package engine_test
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -280,5 +281,33 @@ func TestUnresolvedPlaceholderFailsStep(t *testing.T) {
 		assert.Equal(t, 1, e.Timings().Last().Problems)
 		require.NoError(t, e.Tick(), "W%d: the next step runs", workers)
 		assert.Empty(t, e.Problems())
+	}
+}
+
+// A job that the world refuses fails with the refusal, and EndFrame
+// reports the same refusal: the step's error states it once, on every
+// worker count.
+func TestRefusalReportedOnce(t *testing.T) {
+	type score struct{ N int }
+	for _, workers := range []int{0, 1, 2} {
+		w := world(t, 40)
+		require.NoError(t, ecs.AddResource(w, &score{}))
+		var pass *engine.Pass
+		s := &toy{name: "racy",
+			build: func(b *engine.Builder) error {
+				d := b.Decl()
+				res := ecs.WriteRes[score](d)
+				pass = b.Chunks("count", ecs.NewQuery1(d, ecs.Read[pos](d)), func(c *ecs.Chunk) { res.Get().N++ })
+				return nil
+			},
+			sched: func(f *engine.Frame) error { return f.Run(pass) },
+		}
+		e := newEngine(t, w, engine.Config{Workers: workers, Batch: 4})
+		require.NoError(t, e.Add(engine.Update, s))
+		require.NoError(t, e.Add(engine.Update, mover("after", false, noop), engine.After("racy")))
+		require.NoError(t, e.Build())
+		err := e.Tick()
+		require.ErrorIs(t, err, ecs.ErrRacyWrite)
+		assert.Equal(t, 1, strings.Count(err.Error(), "WEFT-E009"), "W%d:\n%v", workers, err)
 	}
 }

@@ -3,8 +3,10 @@ package engine
 import (
 	"errors"
 	"math"
+	"slices"
 	"time"
 
+	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -213,6 +215,45 @@ func (e *Engine) waitJobs() {
 	e.out.timings.wait += time.Since(t)
 }
 
+// dropRestated drops the step's errors that restate one of misuse's: a
+// job that the world refused panics with the refusal, so its failure
+// (and its dependents' Blocked) holds an *ecs.Error that EndFrame reports
+// too, by the same text (EndFrame keeps one of the jobs' equal refusals).
+// The step reports it once, as a misuse. Executed only by the owner, in
+// playBack.
+func (e *Engine) dropRestated(misuse error) {
+	var refused []string
+	walkErrors(misuse, func(x error) {
+		if ee, ok := x.(*ecs.Error); ok {
+			refused = append(refused, ee.Error())
+		}
+	})
+	e.scratch.errs = slices.DeleteFunc(e.scratch.errs, func(err error) bool {
+		restates := false
+		walkErrors(err, func(x error) {
+			ee, ok := x.(*ecs.Error)
+			restates = restates || ok && slices.Contains(refused, ee.Error())
+		})
+		return restates
+	})
+}
+
+// walkErrors calls fn on err and on every error it wraps.
+func walkErrors(err error, fn func(error)) {
+	if err == nil {
+		return
+	}
+	fn(err)
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		walkErrors(u.Unwrap(), fn)
+	case interface{ Unwrap() []error }:
+		for _, x := range u.Unwrap() {
+			walkErrors(x, fn)
+		}
+	}
+}
+
 // playBack closes the frame: the world plays the jobs' commands back.
 // Executed only by the owner, after waitJobs.
 func (e *Engine) playBack() {
@@ -220,6 +261,7 @@ func (e *Engine) playBack() {
 	rep, err := e.world.EndFrame()
 	e.out.timings.playback += time.Since(t)
 	if err != nil {
+		e.dropRestated(err)
 		e.fail(errorf(CodeJob, "", err, "jobs misused the world in step %d", e.res.time.Step))
 	}
 	if rep != nil {
