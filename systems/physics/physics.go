@@ -61,7 +61,7 @@ type System struct {
 	batch, rowsPerJob int
 	oddJobs           int // respond jobs over the odd rows: the even rows' contacts follow theirs
 	layout            layout
-	// By slot (chunk·batch + row), written by the slot's chunk.
+	// By slot (chunk·batch + index in the chunk), written by the slot's chunk.
 	row []int32  // the body's bucket row
 	who []uint16 // the participant that counted the slot
 	// By chunk: the query order (table, then row) of its first body, so
@@ -103,7 +103,7 @@ type node struct {
 // needs.
 type stage struct {
 	node
-	slot int32 // chunk·batch + row
+	slot int32 // chunk·batch + index in the chunk
 	col  int32 // its bucket's column
 }
 
