@@ -43,7 +43,7 @@ const helpText = `keys and clicks
   + / -        one worker more / fewer (0 workers is serial)
   S            serial <-> parallel (back to the last worker count)
   C            safety and ecs checks on / off
-  B            batch size: 64, 256, 1024, 4096
+  B            batch size: adaptive, 64, 256, 1024, 4096
   Space, click a burst of bodies at the cursor
   J            fountain on / off (it runs every 30 steps while on)
   P            pause / resume;  N  one step while paused
@@ -224,9 +224,13 @@ func (o *overlay) texts(w *window, fps, tps float64) {
 	if e.Checks() {
 		safety = "on"
 	}
+	batch := fmt.Sprint(e.Batch())
+	if e.AdaptiveBatch() {
+		batch = "adaptive " + batch
+	}
 	_, landings := w.g.Landings()
-	o.top2 = fmt.Sprintf("step ms p50 %.2f p95 %.2f p99 %.2f   TPS %.1f   entities %d  visible %d  landings %d  jobs/step %.0f  workers %d %s  safety %s  batch %d   allocs/step %d  GC pauses %d (longest <= %.2f ms)",
-		sum.Total.P50, sum.Total.P95, sum.Total.P99, tps, w.g.Len(), w.g.Visible(), landings, sum.Jobs.P50, e.Workers(), mode, safety, e.Batch(), m.stepAllocs, m.pauses, m.longest*1e3)
+	o.top2 = fmt.Sprintf("step ms p50 %.2f p95 %.2f p99 %.2f   TPS %.1f   entities %d  visible %d  landings %d  jobs/step %.0f  workers %d %s  safety %s  batch %s   allocs/step %d  GC pauses %d (longest <= %.2f ms)",
+		sum.Total.P50, sum.Total.P95, sum.Total.P99, tps, w.g.Len(), w.g.Visible(), landings, sum.Jobs.P50, e.Workers(), mode, safety, batch, m.stepAllocs, m.pauses, m.longest*1e3)
 	o.scale = o.graphScale()
 	o.graphHead = fmt.Sprintf("steps: bars step, line frame ms (0-%.0f); red %.1f; magenta GC", o.scale, o.budget)
 	o.frameText = fmt.Sprintf("frame p50 %.1f ms: update, draw, overlay, GC, present/wait", f.frame)

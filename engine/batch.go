@@ -20,7 +20,7 @@ const (
 	startBatch  = 256                   // until the first step is measured
 	minBatch    = 64
 	maxBatch    = 1 << 16
-	chunksPer   = 4   // at least this many chunks per participant in the largest pass
+	chunksPer   = 4   // at least this many chunks per participant (two at least) in the largest pass
 	costSmooth  = 0.2 // weight of a new step's cost per row
 	moveAtRatio = 2.0 // the ideal batch must be this far from the current one to move
 )
@@ -54,8 +54,12 @@ func (t *batchTuner) observe(work time.Duration, rows int64, maxRows, participan
 		t.perRow += costSmooth * (c - t.perRow)
 	}
 	ideal := float64(targetJob) / t.perRow
-	// Enough chunks for every participant to take some, several times.
-	limit := max(minBatch, floorPow2(maxRows/(chunksPer*max(participants, 1))))
+	// Enough chunks for every participant to take some, several times. The
+	// serial executor counts as two, so that it picks the batch one worker
+	// would: its trace then predicts a 2-participant step from the same
+	// chunks (a serial pass of 5 chunks splits 3:2), and switching to
+	// parallel keeps the batch.
+	limit := max(minBatch, floorPow2(maxRows/(chunksPer*max(participants, 2))))
 	ideal = min(max(ideal, minBatch), float64(min(limit, maxBatch)))
 	cur := float64(t.batch)
 	if ideal >= cur*moveAtRatio || ideal <= cur/moveAtRatio || cur > float64(limit) {

@@ -58,6 +58,11 @@ func TestBatchTunerBounds(t *testing.T) {
 	got = feed(&tu, 30, func(int) float64 { return 1e6 }) // ideal: < 1 row
 	assert.Equal(t, minBatch, got[len(got)-1])
 	tu = batchTuner{}
+	for range 30 { // the serial executor (1 participant) is capped as two
+		tu.observe(time.Duration(0.01*100_000), 100_000, 100_000, 1)
+	}
+	assert.Equal(t, 8192, tu.next(), "serial: the batch one worker would pick")
+	tu = batchTuner{}
 	tu.observe(0, 0, 0, 2) // nothing measured: no change
 	assert.Equal(t, startBatch, tu.next())
 }

@@ -41,7 +41,13 @@ type StepTimings struct {
 	Work, Span  time.Duration
 	Parallelism float64
 	Critical    []PathJob
-	Predicted   [NumPredicted]time.Duration
+	// Predicted is the step time for each of PredictParticipants: the
+	// owner's time outside the segments' jobs (Total less each segment's
+	// first job start to last job end: scheduling, merges, playback,
+	// exclusive systems), which more participants do not shorten, plus
+	// each segment's job graph scheduled on that many participants
+	// (jobs.Graph.Predict).
+	Predicted [NumPredicted]time.Duration
 	// Timeline has one slice per chunk job, for a per-worker view; Start
 	// and End are nanoseconds since the step's first job started.
 	Timeline []Slice
@@ -129,6 +135,7 @@ type Timings struct {
 
 	wait, playback    time.Duration
 	applied, problems int
+	jobsExtent        int64 // the segments' first job start to last job end, added up
 	from, to          int64 // the step's start and end on the marks clock
 
 	marks marks
@@ -183,7 +190,7 @@ func (t *Timings) begin(e *Engine) {
 	for _, en := range e.sched.all {
 		en.timing = sysAcc{}
 	}
-	t.wait, t.playback, t.applied, t.problems = 0, 0, 0, 0
+	t.wait, t.playback, t.applied, t.problems, t.jobsExtent = 0, 0, 0, 0, 0
 	t.t0Set = false
 	t.marks.clear()
 	t.from = t.marks.now()
@@ -204,12 +211,14 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 		}
 	}
 	t.slot = t.slot[:0]
+	first, last := int64(math.MaxInt64), int64(math.MinInt64)
 	for i := range events {
 		ev := &events[i]
 		if ev.Kind != jobs.KindJob {
 			t.slot = append(t.slot, -1)
 			continue
 		}
+		first, last = min(first, ev.Start), max(last, ev.End)
 		t.slot = append(t.slot, int32(len(c.Timeline)))
 		si, rows := int32(-1), int32(0)
 		if p := e.sched.labels[ev.Label.Name]; p != nil && ev.Label.Chunk >= 0 {
@@ -225,6 +234,9 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 		}
 		c.Timeline = append(c.Timeline, Slice{Label: ev.Label.Name, System: si, Chunk: int32(ev.Label.Chunk), Rows: rows,
 			Worker: int32(ev.Worker), Start: ev.Start - t.t0, End: ev.End - t.t0})
+	}
+	if last > first {
+		t.jobsExtent += last - first
 	}
 	g := &t.graph
 	g.Build(events)
@@ -263,6 +275,9 @@ func (t *Timings) end(e *Engine, total time.Duration) {
 	t.to = t.marks.now()
 	c.Total, c.Wait, c.Playback = total, t.wait, t.playback
 	c.Commands, c.Problems = t.applied, t.problems
+	for i := range c.Predicted { // the owner's time outside the jobs, as recorded
+		c.Predicted[i] += max(0, total-time.Duration(t.jobsExtent))
+	}
 	t.endSystems(e)
 	if c.Span > 0 {
 		c.Parallelism = float64(c.Work) / float64(c.Span)

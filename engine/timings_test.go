@@ -81,6 +81,15 @@ func TestTimingsFromHandBuiltTrace(t *testing.T) {
 	assert.Equal(t, Stat{P50: 2e-6, P95: 9e-6, P99: 9e-6, Max: 9e-6}, s.Total)
 	assert.Equal(t, Stat{P50: 37e-6, P95: 37e-6, P99: 37e-6, Max: 37e-6}, s.Systems[0].Work)
 	assert.Contains(t, tm.String(), "a.p                      chunks 1..1")
+
+	// A step of 60 ns whose jobs spanned 45 (100 to 145): the owner's 15 ns
+	// outside the jobs (scheduling, merges, playback) come on top of every
+	// prediction, since more participants do not shorten them.
+	e.res.time.Step++
+	tm.begin(e)
+	tm.segment(e, events, 0)
+	tm.end(e, 60)
+	assert.Equal(t, [5]time.Duration{72, 57, 50, 50, 50}, tm.Last().Predicted)
 }
 
 func TestQuantiles(t *testing.T) {

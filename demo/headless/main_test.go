@@ -169,7 +169,7 @@ func TestBadFlags(t *testing.T) {
 		{"-steps", "5", "-entities", "-1"},
 		{"-steps", "5", "-workers", "-1"},
 		{"-steps", "5", "-workers", "16"}, // as the window: at most 15
-		{"-steps", "5", "-batch", "0"},
+		{"-steps", "5", "-batch", "-1"},
 		{"-steps", "5", "-nosuchflag"},
 		{"-steps", "5", "extra"},
 	} {

@@ -62,6 +62,14 @@ func TestGridMatchesAllPairs(t *testing.T) {
 				require.Equal(t, make([]int32, len(c)), c, "the counters are 0 again after a step")
 			}
 			assert.Equal(t, tc.wrap, s.layout.wrap, "layout")
+			cols := s.layout.cw + 2
+			for b := range int32(len(s.start) - 1) { // each body in its bucket, every bucket in order
+				require.LessOrEqual(t, s.start[b], s.start[b+1], "bucket %d", b)
+				for _, nd := range s.sorted[s.start[b]:s.start[b+1]] {
+					require.Equal(t, b, s.layout.rowOf(nd.y)*cols+s.layout.colOf(nd.x), "bucket of %v", nd)
+				}
+			}
+			assert.Equal(t, int32(n), s.start[len(s.start)-1])
 
 			// One archetype: the n bodies are sorted[:n]. Every pair once:
 			want, contacts := make([]push, n), 0

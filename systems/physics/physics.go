@@ -24,14 +24,20 @@ type Config struct {
 
 // System is the physics system. Each step it runs, one after another:
 //
-//	grid     per chunk: find each body's bucket, count per bucket
-//	sums     per block of buckets: the block's count
-//	offsets  per block: bucket starts (prefix sums)
-//	scatter  per chunk: copy each body's position and radius to its place in its bucket
+//	grid     per chunk: find each body's bucket row, count per row
+//	offsets  one job: row starts (prefix sums over rows)
+//	scatter  per chunk: copy each body's position and radius to its row
 //	respond  per range of odd bucket rows, then of even rows: push touching pairs apart
 //	apply    per chunk: add the push, integrate, bounce
 //
-// Bodies sit in bucket order, where neighbours are close in memory. A
+// Bodies are sorted in two steps: grid and scatter sort them by bucket
+// row, and the odd respond jobs sort each row's bodies by bucket (a
+// counting sort of a few hundred bodies, in the cache of the core that
+// then scans them). The global sort thus counts into a table of rows (a
+// few KB, where a table of buckets was hundreds of KB per participant,
+// walked three times a step), and the sort by bucket, the pushes' zeroing
+// and the neighbour scan of a row run in one job, on one core. Bodies sit
+// in bucket order, where neighbours are close in memory. A
 // bucket row finds each touching pair once, against its own row and the
 // next, and adds the pair's push to both bodies: rows of one parity write
 // disjoint rows, so respond runs in two passes with plain stores. Every
@@ -49,25 +55,28 @@ type System struct {
 	body ecs.Reader[systems.Body]
 	time ecs.ResReader[engine.Time]
 
-	q                                                            engine.Query
-	grid, sums, offsets, scatter, respondOdd, respondEven, apply *engine.Pass
+	q                                                      engine.Query
+	grid, offsets, scatter, respondOdd, respondEven, apply *engine.Pass
 
-	batch, blocks, rowsPerJob int
-	oddJobs                   int // respond jobs over the odd rows: the even rows' contacts follow theirs
-	layout                    layout
-	// By slot (chunk·batch + row), written by the slot's chunk.
-	bucket []int32
-	who    []uint16 // the participant that counted the slot
+	batch, rowsPerJob int
+	oddJobs           int // respond jobs over the odd rows: the even rows' contacts follow theirs
+	layout            layout
+	// By slot (chunk·batch + index in the chunk), written by the slot's chunk.
+	row []int32  // the body's bucket row
+	who []uint16 // the participant that counted the slot
 	// By chunk: the query order (table, then row) of its first body, so
 	// that a body's order does not depend on the batch size.
 	first []int32
-	place []int32 // grid: rank among who's bodies of the bucket; scatter on: index in sorted
-	// By bucket. counts has one row per participant, so grid needs no
-	// atomics; offsets turns counts into where each participant's share of
-	// the bucket starts, and respond zeroes them for the next step.
-	counts [][]int32
-	start  []int32 // bucket b is sorted[start[b]:start[b+1]]
-	sum    []int32 // per block of buckets
+	place []int32 // grid: rank among who's bodies of the row; respond on: index in sorted
+	// By participant and bucket row, so that grid needs no atomics:
+	// offsets turns counts into starts, where each participant's share of
+	// the row begins in staged, and zeroes counts for the next step.
+	counts, starts [][]int32
+	// By bucket row: row r is staged[rowStart[r]:rowStart[r+1]], and the
+	// same range of sorted once respond sorted it.
+	rowStart []int32
+	start    []int32 // by bucket: bucket b is sorted[start[b]:start[b+1]]
+	staged   []stage // in row order
 	// In bucket order.
 	sorted   []node
 	acc      []push
@@ -90,6 +99,14 @@ type node struct {
 	order int32 // the body's rank in query order, whatever the batch
 }
 
+// stage is a body's snapshot in row order, with what sorting it by bucket
+// needs.
+type stage struct {
+	node
+	slot int32 // chunk·batch + index in the chunk
+	col  int32 // its bucket's column
+}
+
 // push is a body's summed push in fixed point (see fixed).
 type push struct{ x, y int64 }
 
@@ -97,10 +114,7 @@ type push struct{ x, y int64 }
 // what a frame can show, with room for thousands of overlaps in an int64.
 const fixed = 1 << 32
 
-const (
-	blockSize = 4096 // buckets per job of sums and offsets
-	jobBodies = 2048 // about this many bodies per respond job
-)
+const jobBodies = 2048 // about this many bodies per respond job
 
 // layout maps cells to buckets, row-major, with a one-bucket empty border
 // so that the buckets around any body's bucket exist. In a bounded world
@@ -137,8 +151,7 @@ func (s *System) Build(b *engine.Builder) error {
 	q := ecs.NewQuery3(d, s.pos, s.vel, s.body)
 	s.q = q
 	s.grid = b.Chunks("grid", q, s.gridChunk)
-	s.sums = b.Range("sums", s.sumBlocks)
-	s.offsets = b.Range("offsets", s.offsetBlocks)
+	s.offsets = b.Range("offsets", func(int, int) { s.offsetRows() })
 	s.scatter = b.Chunks("scatter", q, s.scatterChunk)
 	s.respondOdd = b.Range("respond-odd", func(lo, hi int) { s.respondRows(1, lo, hi) })
 	s.respondEven = b.Range("respond-even", func(lo, hi int) { s.respondRows(2, lo, hi) })
@@ -163,10 +176,7 @@ func (s *System) Schedule(f *engine.Frame) error {
 	// Each pass starts after the previous one (a system's passes chain).
 	err = f.Run(s.grid)
 	if err == nil {
-		err = f.RunRange(s.sums, s.blocks, 1)
-	}
-	if err == nil {
-		err = f.RunRange(s.offsets, s.blocks, 1)
+		err = f.RunRange(s.offsets, 1, 1)
 	}
 	if err == nil {
 		err = f.Run(s.scatter)
@@ -215,23 +225,24 @@ func (s *System) resize(n, batch, parts int) {
 		bodies += s.q.ChunkLen(i)
 	}
 	s.batch = batch
+	s.staged = slices.Grow(s.staged[:0], slots)[:slots]
 	s.sorted = slices.Grow(s.sorted[:0], slots)[:slots]
 	s.acc = slices.Grow(s.acc[:0], slots)[:slots]
-	s.bucket, s.place = slices.Grow(s.bucket[:0], slots)[:slots], slices.Grow(s.place[:0], slots)[:slots]
+	s.row, s.place = slices.Grow(s.row[:0], slots)[:slots], slices.Grow(s.place[:0], slots)[:slots]
 	s.who = slices.Grow(s.who[:0], slots)[:slots]
 	s.oversize = slices.Grow(s.oversize[:0], parts)[:parts]
 	clear(s.oversize)
 	s.layout = layoutFor(&s.cfg, bodies)
-	m := int(s.layout.cw+2) * int(s.layout.ch+2)
-	if len(s.counts) != parts || len(s.counts[0]) != m {
-		s.counts = make([][]int32, parts) // new counters start at 0
+	rows := int(s.layout.ch + 2)
+	if len(s.counts) != parts || len(s.counts[0]) != rows {
+		s.counts, s.starts = make([][]int32, parts), make([][]int32, parts) // new counters start at 0
 		for i := range s.counts {
-			s.counts[i] = make([]int32, m)
+			s.counts[i], s.starts[i] = make([]int32, rows), make([]int32, rows)
 		}
 	}
+	s.rowStart = slices.Grow(s.rowStart[:0], rows+1)[:rows+1]
+	m := int(s.layout.cw+2) * rows
 	s.start = slices.Grow(s.start[:0], m+1)[:m+1]
-	s.blocks = (m + blockSize - 1) / blockSize
-	s.sum = slices.Grow(s.sum[:0], s.blocks)[:s.blocks]
 	s.rowsPerJob = max(1, jobBodies*int(s.layout.ch)/max(bodies, 1))
 	s.oddJobs = (s.rows(1) + s.rowsPerJob - 1) / s.rowsPerJob
 	nr := s.oddJobs + (s.rows(2)+s.rowsPerJob-1)/s.rowsPerJob
@@ -262,26 +273,28 @@ func layoutFor(cfg *Config, n int) layout {
 }
 
 // maxCellsPerBody bounds the buckets of the one-bucket-per-cell layout:
-// each participant keeps a counter per bucket, and three passes walk them
-// all.
+// respond walks every bucket's start.
 const maxCellsPerBody = 3
 
-// bucketOf is the bucket of the cell at (x, y): its row and column in the
-// bucket grid, border included.
-func (l *layout) bucketOf(x, y float64) int32 {
-	cx, cy := int32(math.Floor((x-l.minX)*l.inv)), int32(math.Floor((y-l.minY)*l.inv))
-	if l.wrap {
-		cx, cy = cx&(l.cw-1), cy&(l.ch-1)
-	} else {
-		cx, cy = min(max(cx, 0), l.cw-1), min(max(cy, 0), l.ch-1)
+// rowOf and colOf are the row and column in the bucket grid, border
+// included, of the cell at (x, y): bucket (row, col) is row·(cw+2) + col.
+func (l *layout) rowOf(y float64) int32 { return cellOf(y, l.minY, l.inv, l.ch, l.wrap) + 1 }
+func (l *layout) colOf(x float64) int32 { return cellOf(x, l.minX, l.inv, l.cw, l.wrap) + 1 }
+
+// cellOf is the cell of coordinate v along an axis of n cells from lo:
+// wrapped (n a power of two) or clamped onto the edge cells.
+func cellOf(v, lo, inv float64, n int32, wrap bool) int32 {
+	c := int32(math.Floor((v - lo) * inv))
+	if wrap {
+		return c & (n - 1)
 	}
-	return (cy+1)*(l.cw+2) + cx + 1
+	return min(max(c, 0), n-1)
 }
 
 // The pass functions below run as jobs, any number at once, each on its
 // own chunk or range. Each relies only on the passes before it having
 // finished (a system's passes chain) and writes only its own slots,
-// buckets, rows or participant's counters, so none needs atomics.
+// rows or participant's counters, so none needs atomics.
 
 func (s *System) gridChunk(c *ecs.Chunk) {
 	pos, body := s.pos.Column(c), s.body.Column(c)
@@ -290,47 +303,38 @@ func (s *System) gridChunk(c *ecs.Chunk) {
 	base := c.Index() * s.batch
 	for i := range pos {
 		k := base + i
-		x, y := pos[i].X, pos[i].Y
-		r := body[i].Radius
-		if 2*r > s.cfg.CellSize {
+		if 2*body[i].Radius > s.cfg.CellSize {
 			s.oversize[w]++
 		}
-		b := s.layout.bucketOf(x, y)
-		s.bucket[k], s.place[k], s.who[k] = b, counts[b], uint16(w)
-		counts[b]++
+		r := s.layout.rowOf(pos[i].Y)
+		s.row[k], s.place[k], s.who[k] = r, counts[r], uint16(w)
+		counts[r]++
 	}
 }
 
-func (s *System) sumBlocks(lo, hi int) {
-	for j := lo; j < hi; j++ {
-		var t int32
-		end := min((j+1)*blockSize, len(s.start)-1)
-		for _, counts := range s.counts {
-			for _, n := range counts[j*blockSize : end] {
-				t += n
-			}
+// offsetRows turns the counts into row starts, each participant's share
+// after the previous participant's, and zeroes the counts for the next
+// step. Of the bucket starts it sets those of the empty border rows 0 and
+// ch+1 and each row's first (the empty border column): respond sorts the
+// rest.
+func (s *System) offsetRows() {
+	var run int32
+	rows := len(s.rowStart) - 1
+	for r := range rows {
+		s.rowStart[r] = run
+		for w, counts := range s.counts {
+			s.starts[w][r], run = run, run+counts[r]
+			counts[r] = 0
 		}
-		s.sum[j] = t
 	}
-}
-
-func (s *System) offsetBlocks(lo, hi int) {
-	m := len(s.start) - 1
-	for j := lo; j < hi; j++ {
-		var run int32
-		for _, t := range s.sum[:j] {
-			run += t
-		}
-		end := min((j+1)*blockSize, m)
-		for b := j * blockSize; b < end; b++ {
-			s.start[b] = run
-			for _, counts := range s.counts {
-				counts[b], run = run, run+counts[b]
-			}
-		}
-		if end == m {
-			s.start[m] = run
-		}
+	s.rowStart[rows] = run
+	w := int(s.layout.cw + 2)
+	for r := range rows {
+		s.start[r*w] = s.rowStart[r]
+	}
+	clear(s.start[:w])
+	for b := (rows - 1) * w; b < len(s.start); b++ {
+		s.start[b] = run
 	}
 }
 
@@ -341,18 +345,46 @@ func (s *System) scatterChunk(c *ecs.Chunk) {
 	base, first := c.Index()*s.batch, s.first[c.Index()]
 	for i := range pos {
 		k := base + i
-		j := s.counts[s.who[k]][s.bucket[k]] + s.place[k]
-		s.sorted[j] = node{x: pos[i].X, y: pos[i].Y, r: float32(body[i].Radius), order: first + int32(i)}
-		s.acc[j], s.place[k] = push{}, j
+		j := s.starts[s.who[k]][s.row[k]] + s.place[k]
+		s.staged[j] = stage{node: node{x: pos[i].X, y: pos[i].Y, r: float32(body[i].Radius), order: first + int32(i)}, slot: int32(k), col: s.layout.colOf(pos[i].X)}
 	}
+}
+
+// sortRow sorts row r's bodies from staged into sorted by bucket (a
+// counting sort into the row's bucket starts), zeroes their pushes, and
+// notes each body's index in sorted for apply. The row's first bucket, in
+// the empty border column, keeps the start offsets gave it: the job of
+// row r-2 reads it as its neighbours' end. Executed by the odd respond job
+// of row r or r-1, before it scans them.
+func (s *System) sortRow(r int32) {
+	w := s.layout.cw + 2
+	lo, hi := s.rowStart[r], s.rowStart[r+1]
+	at := s.start[r*w+1 : (r+1)*w] // at[c] is the start of column c+1
+	clear(at)
+	for i := lo; i < hi; i++ { // at[c] counts column c
+		at[s.staged[i].col]++
+	}
+	run := lo
+	for c, n := range at { // at[c] becomes column c's start
+		at[c], run = run, run+n
+	}
+	for i := lo; i < hi; i++ { // at[c] moves to column c's end, which is column c+1's start
+		st := &s.staged[i]
+		j := at[st.col]
+		at[st.col]++
+		s.sorted[j], s.place[st.slot] = st.node, j
+	}
+	clear(s.acc[lo:hi])
 }
 
 // respondRows handles bucket rows first+2·lo, ..., first+2·(hi-1): it
 // finds each touching pair once, against the bodies after it in its own
-// bucket, in the bucket to the right and in the three buckets below, adds
-// the push to both bodies, and zeroes the rows' counters. Only the rows it
-// handles and the rows after them are written, so rows of one parity can
-// run at once. In a wrapping grid the right and lower neighbours wrap
+// bucket, in the bucket to the right and in the three buckets below, and
+// adds the push to both bodies. The odd rows' jobs first sort each of
+// their rows and the row after it by bucket (sortRow): between them, the
+// odd rows' jobs sort every row, before the even rows' jobs run. Only the
+// rows it handles and the rows after them are written, so rows of one
+// parity can run at once. In a wrapping grid the right and lower neighbours wrap
 // (rows and columns 1..cw, ch; 0 and cw+1, ch+1 stay empty); with at
 // least 4×4 buckets no pair is found twice.
 func (s *System) respondRows(first, lo, hi int) {
@@ -365,17 +397,11 @@ func (s *System) respondRows(first, lo, hi int) {
 		if l.wrap && next > l.ch {
 			next = 1
 		}
-		// offsets left a base in every bucket; rows 1 and ch take the
-		// empty border rows 0 and ch+1 along.
-		zlo, zhi := r, r+1
-		if r == 1 {
-			zlo = 0
-		}
-		if r == l.ch {
-			zhi = r + 2
-		}
-		for _, counts := range s.counts {
-			clear(counts[zlo*w : zhi*w])
+		if first == 1 { // row ch+1 is a border row, which offsets set
+			s.sortRow(r)
+			if r < l.ch {
+				s.sortRow(r + 1)
+			}
 		}
 		for col := int32(1); col <= l.cw; col++ {
 			b := r*w + col

@@ -14,6 +14,8 @@
 //	W3     ratio, impl ns/op ÷ serial ns/op
 //	W4     speedup, serial ns/op ÷ impl ns/op
 //	Frame  speedup, serial ns/op ÷ impl ns/op
+//	FrameBatch  impl ns/op ÷ the best fixed batch's ns/op, and for the
+//	            adaptive batch the batch it settled on (median)
 //
 // Results at several GOMAXPROCS (benchrun -procs "1 2") get a table each.
 // Other lines (goos, cpu, PASS, ...) are ignored, except that benchrun's
@@ -55,6 +57,10 @@ var ratios = map[string]ratio{
 	"W4": {"speedup (serial ÷ impl)", divide(false)},
 	"Fr": {"speedup (serial ÷ impl)", divide(false)},
 }
+
+// batchRatio is FrameBatch's column: its reference is the fastest fixed
+// batch (by median) instead of serial.
+var batchRatio = ratio{"impl ÷ best fixed batch", divide(true)}
 
 // implLast names the workloads whose impl is the last part of the name.
 var implLast = map[string]bool{"Frame": true, "FrameBatch": true}
@@ -142,6 +148,9 @@ func run(r io.Reader, w io.Writer) error {
 // print writes the workload's markdown table.
 func (x *workload) print(w io.Writer) {
 	rt, hasRatio := ratios[x.name[:min(2, len(x.name))]]
+	if x.name == "FrameBatch" {
+		rt = batchRatio
+	}
 	runs := 0
 	for _, b := range x.rows {
 		runs = max(runs, len(b.NsPerOp()))
@@ -160,10 +169,7 @@ func (x *workload) print(w io.Writer) {
 	row(w, head)
 	row(w, slices.Repeat([]string{"---"}, len(head)))
 	for vi, v := range x.variants {
-		serial := 0.0
-		if b := x.rows[[2]string{v, "serial"}]; b != nil {
-			serial = results.Median(b.NsPerOp())
-		}
+		serial := x.reference(v)
 		for _, im := range x.impls[v] {
 			b := x.rows[[2]string{v, im}]
 			ns := results.Median(b.NsPerOp())
@@ -181,11 +187,33 @@ func (x *workload) print(w io.Writer) {
 				if !ok {
 					c = "-"
 				}
+				if settled := b.Metrics["batch"]; im == "batch=adaptive" && len(settled) > 0 {
+					c += fmt.Sprintf(" (batch %g)", results.Median(settled))
+				}
 				cells = append(cells, c)
 			}
 			row(w, cells)
 		}
 	}
+}
+
+// reference is the median ns/op the ratio column compares a variant's
+// impls with: serial's, or for FrameBatch the fastest fixed batch's; 0 if
+// there is none.
+func (x *workload) reference(v string) float64 {
+	if x.name != "FrameBatch" {
+		if b := x.rows[[2]string{v, "serial"}]; b != nil {
+			return results.Median(b.NsPerOp())
+		}
+		return 0
+	}
+	best := 0.0
+	for _, im := range x.impls[v] {
+		if ns := results.Median(x.rows[[2]string{v, im}].NsPerOp()); im != "batch=adaptive" && (best == 0 || ns < best) {
+			best = ns
+		}
+	}
+	return best
 }
 
 // variantColumn names the variant column and its cells: "chunk" and "1024"

@@ -75,6 +75,20 @@ BenchmarkFrame/entities=50k/parallel-2	30	4400000 ns/op
 		"| parallel | 50k | 4400000 | 4000000–5000000 | - | 1.82 |\n")
 }
 
+// TestFrameBatch: each batch against the fastest fixed batch, and the
+// batch the adaptive one settled on.
+func TestFrameBatch(t *testing.T) {
+	in := `BenchmarkFrameBatch/entities=50k/batch=256-2	30	6000000 ns/op	256 batch
+BenchmarkFrameBatch/entities=50k/batch=1024-2	30	5000000 ns/op	1024 batch
+BenchmarkFrameBatch/entities=50k/batch=adaptive-2	30	5500000 ns/op	2048 batch
+`
+	assertLines(t, table(t, in),
+		"| impl | entities | ns/op | min–max | allocs/op | impl ÷ best fixed batch |\n",
+		"| batch=256 | 50k | 6000000 | 6000000–6000000 | - | 1.20 |\n",
+		"| batch=1024 | 50k | 5000000 | 5000000–5000000 | - | 1.00 |\n",
+		"| batch=adaptive | 50k | 5500000 | 5500000–5500000 | - | 1.10 (batch 2048) |\n")
+}
+
 func TestRunEmpty(t *testing.T) {
 	if err := run(strings.NewReader("PASS\n"), new(strings.Builder)); err == nil {
 		t.Error("no error for input without results")

@@ -14,7 +14,7 @@ type Keys struct {
 	WorkersUp, WorkersDown bool // one worker more or fewer
 	Serial                 bool // switch between serial and parallel
 	Checks                 bool // safety and ecs checks on or off
-	Batch                  bool // the next batch size of BatchSizes
+	Batch                  bool // the next batch size of BatchSizes (adaptive among them)
 	Burst                  bool // a burst at the cursor, as a click
 	Fountain               bool // switch the fountain on or off
 	Pause                  bool // pause or resume the simulation
@@ -26,8 +26,9 @@ type Keys struct {
 	Quit                   bool
 }
 
-// BatchSizes are the batch sizes the Batch key cycles through.
-var BatchSizes = [...]int{64, 256, 1024, 4096}
+// BatchSizes are the batch sizes the Batch key cycles through: 0 is
+// adaptive (the engine picks the batch after each step).
+var BatchSizes = [...]int{0, 64, 256, 1024, 4096}
 
 // The limits of the hotkeys.
 const (
@@ -41,7 +42,7 @@ const (
 type Controls struct {
 	Workers  int // worker goroutines besides the owner; 0 is serial
 	Parallel int // the worker count Serial switches back to
-	Batch    int
+	Batch    int // rows per chunk; 0 is adaptive
 	Checks   bool
 	Paused   bool
 	Overlay  bool
@@ -63,6 +64,9 @@ type Actions struct {
 // NewControls starts from e's settings, the overlay shown.
 func NewControls(e *engine.Engine) Controls {
 	c := Controls{Workers: e.Workers(), Parallel: e.Workers(), Batch: e.Batch(), Checks: e.Checks(), Overlay: true}
+	if e.AdaptiveBatch() {
+		c.Batch = 0
+	}
 	if c.Parallel == 0 {
 		c.Parallel = 1
 	}
@@ -132,7 +136,7 @@ func (c *Controls) Apply(e *engine.Engine) error {
 	if e.Workers() != c.Workers {
 		errs = append(errs, e.SetWorkers(c.Workers))
 	}
-	if e.Batch() != c.Batch {
+	if e.AdaptiveBatch() != (c.Batch == 0) || c.Batch != 0 && e.Batch() != c.Batch {
 		errs = append(errs, e.SetBatch(c.Batch))
 	}
 	if e.Checks() != c.Checks {

@@ -80,7 +80,7 @@ func TestControlsPauseAndStep(t *testing.T) {
 }
 
 func TestNextBatch(t *testing.T) {
-	for b, want := range map[int]int{64: 256, 256: 1024, 1024: 4096, 4096: 64, 1: 64, 100: 256, 5000: 64} {
+	for b, want := range map[int]int{0: 64, 64: 256, 256: 1024, 1024: 4096, 4096: 0, 1: 64, 100: 256, 5000: 0} {
 		assert.Equal(t, want, game.NextBatch(b), "after %d", b)
 	}
 }
@@ -108,6 +108,20 @@ func TestControlsApply(t *testing.T) {
 
 	serial := game.NewControls(newEngineSerial(t))
 	assert.Equal(t, 1, serial.Parallel, "a serial start switches to one worker")
+	assert.Equal(t, 0, serial.Batch, "the demo starts with the adaptive batch")
+}
+
+// The Batch key cycles through adaptive too: 4096, then adaptive, then 64.
+func TestControlsBatchAdaptive(t *testing.T) {
+	e := newGame(t, game.Config{Entities: 500, Workers: 1, Batch: 4096}).Engine()
+	c := game.NewControls(e)
+	c.Press(game.Keys{Batch: true})
+	require.NoError(t, c.Apply(e))
+	assert.True(t, e.AdaptiveBatch(), "after 4096 comes adaptive")
+	c.Press(game.Keys{Batch: true})
+	require.NoError(t, c.Apply(e))
+	assert.False(t, e.AdaptiveBatch())
+	assert.Equal(t, 64, e.Batch(), "after adaptive comes 64")
 }
 
 func newEngineSerial(t *testing.T) *engine.Engine {

@@ -13,7 +13,7 @@ import (
 func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.Entities, "entities", DefaultEntities, "bodies kept alive (0: the default)")
 	fs.IntVar(&c.Workers, "workers", min(MaxWorkers, max(1, runtime.GOMAXPROCS(0)-1)), "worker goroutines besides the owner; 0 is serial")
-	fs.IntVar(&c.Batch, "batch", DefaultBatch, "rows per chunk (at least 1)")
+	fs.IntVar(&c.Batch, "batch", DefaultBatch, "rows per chunk; 0 is adaptive (the engine picks it after each step)")
 	fs.BoolVar(&c.Checks, "checks", false, "run with the safety and ecs checks on")
 }
 
@@ -38,8 +38,8 @@ func (c *Config) ParseFlags(fs *flag.FlagSet, args []string, check func() string
 		bad = "-workers must not be negative"
 	case c.Workers > MaxWorkers:
 		bad = fmt.Sprintf("-workers must be at most %d, as + allows in the window: more workers than cores only wait", MaxWorkers)
-	case c.Batch < 1:
-		bad = "-batch must be at least 1"
+	case c.Batch < 0:
+		bad = "-batch must not be negative (0 is adaptive)"
 	case check != nil:
 		bad = check()
 	}

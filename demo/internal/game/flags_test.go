@@ -22,7 +22,7 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-entities", "5", "-workers", "0", "-batch", "64", "-checks"}, 0, true, ""},
 		{[]string{"-entities", "-1"}, 2, false, "cmd: -entities must not be negative"},
 		{[]string{"-workers", "-1"}, 2, false, "cmd: -workers must not be negative"},
-		{[]string{"-batch", "0"}, 2, false, "cmd: -batch must be at least 1"},
+		{[]string{"-batch", "-1"}, 2, false, "cmd: -batch must not be negative (0 is adaptive)"},
 		{[]string{"extra"}, 2, false, `cmd: unexpected arguments ["extra"]`},
 		{[]string{"-own"}, 2, false, "cmd: -own is wrong"},
 		{[]string{"-nosuch"}, 2, false, "flag provided but not defined: -nosuch"},

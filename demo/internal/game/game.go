@@ -23,7 +23,7 @@ import (
 // The defaults of Config.
 const (
 	DefaultEntities = 20000
-	DefaultBatch    = 1024
+	DefaultBatch    = 0 // adaptive
 )
 
 // The screen the camera starts with, in pixels.
@@ -37,14 +37,14 @@ const (
 type Config struct {
 	Entities int    // bodies kept alive, bursts aside (default 20000)
 	Workers  int    // worker goroutines besides the owner
-	Batch    int    // rows per chunk (default 1024)
+	Batch    int    // rows per chunk (default 0: adaptive)
 	Checks   bool   // run with the safety and ecs checks on
 	Seed     uint64 // of the world's randomness
 	Window   int    // steps in the timings window (default: the engine's)
 }
 
 // DefaultConfig is the demo's configuration: 20000 entities, the default
-// pool, batch 1024, checks off.
+// pool, the adaptive batch, checks off.
 func DefaultConfig() Config {
 	return Config{Entities: DefaultEntities, Workers: engine.DefaultWorkers, Batch: DefaultBatch}
 }
@@ -153,9 +153,6 @@ func New(cfg Config) (*Game, error) {
 	}
 	if cfg.Entities == 0 {
 		cfg.Entities = DefaultEntities
-	}
-	if cfg.Batch == 0 {
-		cfg.Batch = DefaultBatch
 	}
 	// About 100 world units² per body, 16:9, never smaller than 1.5 screens.
 	width := max(1.5*ScreenW, math.Sqrt(float64(cfg.Entities)*100*16/9))

@@ -105,10 +105,10 @@ func TestBurstAtCursor(t *testing.T) {
 func TestNewDefaultsAndErrors(t *testing.T) {
 	g := newGame(t, game.Config{Entities: 100})
 	assert.Equal(t, game.DefaultBatch, g.Config().Batch)
-	assert.Equal(t, game.DefaultBatch, g.Engine().Batch())
+	assert.True(t, g.Engine().AdaptiveBatch(), "the default batch is adaptive")
 	assert.Greater(t, g.Width, float64(game.ScreenW), "the world is larger than the screen")
 	d := game.DefaultConfig()
-	assert.Equal(t, game.Config{Entities: 20000, Workers: engine.DefaultWorkers, Batch: 1024}, d)
+	assert.Equal(t, game.Config{Entities: 20000, Workers: engine.DefaultWorkers, Batch: 0}, d)
 	for _, cfg := range []game.Config{{Entities: -1}, {Batch: -1}, {Workers: -2}} {
 		_, err := game.New(cfg)
 		assert.Error(t, err, "%+v", cfg)
