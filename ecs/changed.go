@@ -1,8 +1,6 @@
 package ecs
 
 import (
-	"sync/atomic"
-
 	ark "github.com/mlange-42/ark/ecs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -12,7 +10,8 @@ import (
 // table, since the query last ran.
 //
 // Versions are kept per block of blockRows rows of a table, for each
-// watched component: the tick of the last write. Blocks are fixed rows of
+// watched component: the tick of the last write (and per group of blocks,
+// changed_ticks.go, so that unchanged rows are skipped in bulk). Blocks are fixed rows of
 // the table, not chunks, so versions do not depend on the batch size. A
 // tick is taken by each Prepare (the world's counter, on the owner, in
 // built order), so "since the query last ran" is a comparison of ticks.
@@ -91,8 +90,8 @@ type tableVers struct {
 
 // colVers are the versions of one component in one table.
 type colVers struct {
-	changed, added       []uint64 // by block: tick of the last mark, written atomically by jobs
-	allChanged, allAdded uint64   // tick of the last mark of every row (commands)
+	changed, added       ticks  // of the last mark, by block and group
+	allChanged, allAdded uint64 // tick of the last mark of every row (commands)
 }
 
 // watchFilters records q's change filters; their tokens must be its
@@ -163,7 +162,8 @@ func (tv *tableVers) compare(ents []ark.Entity, tick uint64) {
 	}
 	for _, c := range tv.cols {
 		if c != nil {
-			c.size(tv.moved)
+			c.changed.fit(tv.moved)
+			c.added.fit(tv.moved)
 		}
 	}
 	tv.ents = append(tv.ents[:0], ents...)
@@ -180,26 +180,14 @@ func equal(a, b []ark.Entity) bool {
 
 func blocks(rows int) int { return (rows + blockRows - 1) >> blockShift }
 
-// size fits c to the table's blocks, taking the moved ticks where a
-// block moved later than it was marked.
-func (c *colVers) size(moved []uint64) {
-	c.changed, c.added = c.changed[:min(len(c.changed), len(moved))], c.added[:min(len(c.added), len(moved))]
-	for len(c.changed) < len(moved) {
-		c.changed = append(c.changed, 0)
-		c.added = append(c.added, 0)
-	}
-	for b, t := range moved {
-		c.changed[b], c.added[b] = max(c.changed[b], t), max(c.added[b], t)
-	}
-}
-
 // col returns the versions of component id, made on first use with every
 // block at its moved tick. Executed only by the owner, in Prepare.
 func (tv *tableVers) col(id ark.ID) *colVers {
 	c := tv.cols[id.Index()]
 	if c == nil {
 		c = &colVers{}
-		c.size(tv.moved)
+		c.changed.fit(tv.moved)
+		c.added.fit(tv.moved)
 		tv.cols[id.Index()] = c
 	}
 	return c
@@ -208,8 +196,9 @@ func (tv *tableVers) col(id ark.ID) *colVers {
 // cut adds the chunks of table t, of rows rows: all of them for a query
 // without change filters, else the runs of blocks that pass every filter,
 // so that the rows a filtered pass visits do not depend on the batch
-// size. Executed only by the owner, in Prepare, after the predecessors
-// of q's system have finished (engine waits for them).
+// size. A group of blocks that fails a filter is skipped whole. Executed
+// only by the owner, in Prepare, after the predecessors of q's system
+// have finished (engine waits for them).
 func (q *queryBase) cut(t int, tv *tableVers, rows int) {
 	if len(q.watches) == 0 || tv == nil {
 		q.addChunks(t, 0, rows)
@@ -217,35 +206,59 @@ func (q *queryBase) cut(t int, tv *tableVers, rows int) {
 	}
 	for _, wt := range q.watches {
 		c := tv.col(wt.id)
-		vs, all := c.changed, c.allChanged
+		vs, all := &c.changed, c.allChanged
 		if wt.added {
-			vs, all = c.added, c.allAdded
+			vs, all = &c.added, c.allAdded
 		}
 		if all > q.last {
 			vs = nil // every block passes
 		}
 		q.scratch = append(q.scratch, vs)
 	}
-	for b, n := 0, blocks(rows); b < n; {
-		for b < n && !q.keeps(b) {
-			b++
+	n, run := blocks(rows), -1 // run: the first block of the run being kept
+	for g := range groups(n) {
+		lo, hi := g<<groupShift, min((g+1)<<groupShift, n)
+		if !q.keeps(g, true) {
+			run = q.endRun(t, run, lo, rows)
+			continue
 		}
-		lo := b
-		for b < n && q.keeps(b) {
-			b++
+		for b := lo; b < hi; b++ {
+			switch {
+			case !q.keeps(b, false):
+				run = q.endRun(t, run, b, rows)
+			case run < 0:
+				run = b
+			}
 		}
-		q.addChunks(t, lo<<blockShift, min(b<<blockShift, rows))
 	}
+	q.endRun(t, run, n, rows)
 	clear(q.scratch)
 	q.scratch = q.scratch[:0]
 }
 
-// keeps reports whether block b passes every change filter of q, whose
-// versions for the table are in q.scratch (nil: every block passes). It
-// reads them plainly: the jobs that write them have finished (cut).
-func (q *queryBase) keeps(b int) bool {
+// endRun adds the chunks of the run of kept blocks [run, b) of table t,
+// if any (run >= 0), and returns -1: no run.
+func (q *queryBase) endRun(t, run, b, rows int) int {
+	if run >= 0 {
+		q.addChunks(t, run<<blockShift, min(b<<blockShift, rows))
+	}
+	return -1
+}
+
+// keeps reports whether block b (group b if group) passes every change
+// filter of q, whose versions for the table are in q.scratch (nil: every
+// block passes). It reads them plainly: the jobs that write them have
+// finished (cut).
+func (q *queryBase) keeps(b int, group bool) bool {
 	for _, vs := range q.scratch {
-		if vs != nil && vs[b] <= q.last {
+		if vs == nil {
+			continue
+		}
+		v := vs.blocks
+		if group {
+			v = vs.groups
+		}
+		if v[b] <= q.last {
 			return false
 		}
 	}
@@ -264,15 +277,6 @@ func (q *queryBase) markers(tv *tableVers) (vers [maxCols]*colVers) {
 		}
 	}
 	return vers
-}
-
-// mark records a write of rows [lo, hi) at tick. Executed by the job that
-// owns the rows; jobs whose chunks share a block store the same tick, and
-// atomically.
-func (c *colVers) mark(lo, hi int, tick uint64) {
-	for b := lo >> blockShift; b < blocks(hi); b++ {
-		atomic.StoreUint64(&c.changed[b], tick)
-	}
 }
 
 // touch marks component id of e's whole table after commands set its

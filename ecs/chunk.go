@@ -70,7 +70,7 @@ func (c *Chunk) column(t *token) unsafe.Pointer {
 			return nil
 		}
 		if v := q.tables[c.table].vers[i]; v != nil && t.mode == safety.Write {
-			v.mark(c.start, c.end, q.tick)
+			v.changed.mark(c.start, c.end, q.tick)
 		}
 		return unsafe.Add(base, uintptr(c.start)*col.size)
 	}

@@ -54,9 +54,9 @@ type queryBase struct {
 	batch  int
 	resets []func(n int) // the query's reductions, zeroed for n chunks by prepare
 
-	watches    []watch    // change filters (changed.go)
-	tick, last uint64     // this Prepare's tick, the last one's
-	scratch    [][]uint64 // the filters' versions of the table being cut
+	watches    []watch  // change filters (changed.go)
+	tick, last uint64   // this Prepare's tick, the last one's
+	scratch    []*ticks // the filters' versions of the table being cut
 }
 
 type tableView struct {
