@@ -60,6 +60,7 @@ func Added[T any](col Col[T]) Filter {
 // watch is a change filter of a query.
 type watch struct {
 	id    ark.ID
+	key   safety.Key
 	added bool
 }
 
@@ -105,7 +106,7 @@ func (q *queryBase) watchFilters(filters []Filter) {
 			q.d.fail(errorf(CodeUndeclared, q.d.name, q.w.names[f.tok.id.Index()],
 				"a change filter of a query of system %q was given a token of system %q; declare %s in %q with ecs.Read or ecs.Write and pass that token", q.d.name, f.tok.d.name, q.w.names[f.tok.id.Index()], q.d.name))
 		}
-		q.watches = append(q.watches, watch{id: f.tok.id, added: f.watch == watchAdded})
+		q.watches = append(q.watches, watch{id: f.tok.id, key: f.tok.key, added: f.watch == watchAdded})
 		q.w.watched[f.tok.id.Index()] = true
 	}
 }
@@ -319,3 +320,12 @@ func (q *queryBase) marks() bool {
 // Watches reports whether the query has change filters. Executed only by
 // the owner.
 func (g queryGlue) Watches() bool { return len(g.q.watches) > 0 }
+
+// Watched appends to dst the keys of the components that the query's
+// change filters watch. Executed only by the owner.
+func (g queryGlue) Watched(dst []safety.Key) []safety.Key {
+	for _, wt := range g.q.watches {
+		dst = append(dst, wt.key)
+	}
+	return dst
+}

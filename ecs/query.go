@@ -220,9 +220,22 @@ func (q *queryBase) job(fn func(c *Chunk)) jobs.Func {
 // (LookupWriter.Get). Executed by whichever worker runs the job, after
 // Prepare.
 func (q *queryBase) JobInOrder(fn func(c *Chunk)) jobs.Func {
+	return q.jobAll(fn, true)
+}
+
+// JobAll is the body of one job that runs fn on every chunk of the frame,
+// in chunk order, as the jobs of Job would, one by one: fn may touch only
+// its chunk, as there. For a pass too small to share out among workers:
+// schedule it as a single job. Executed by whichever worker runs the job,
+// after Prepare.
+func (q *queryBase) JobAll(fn func(c *Chunk)) jobs.Func {
+	return q.jobAll(fn, false)
+}
+
+func (q *queryBase) jobAll(fn func(c *Chunk), inOrder bool) jobs.Func {
 	return func(ctx *jobs.Ctx) {
 		for i := range q.chunks {
-			q.run(&q.chunks[i], ctx.Worker(), true, fn)
+			q.run(&q.chunks[i], ctx.Worker(), inOrder, fn)
 		}
 	}
 }

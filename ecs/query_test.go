@@ -264,3 +264,4 @@ type otherQuery struct{}
 func (otherQuery) Columns(dst []safety.Key) []safety.Key { return dst }
 func (otherQuery) Aligned(glue.Query) bool               { return false }
 func (otherQuery) Watches() bool                         { return false }
+func (otherQuery) Watched(dst []safety.Key) []safety.Key { return dst }

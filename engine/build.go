@@ -126,6 +126,7 @@ func (e *Engine) derive() {
 		}
 	}
 	e.segments()
+	e.settlers()
 	if e.cfg.ChainChunks {
 		e.chains()
 	}

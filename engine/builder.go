@@ -16,6 +16,7 @@ type Query interface {
 	Prepare(batch int) (int, error)
 	Job(fn func(c *ecs.Chunk)) jobs.Func
 	JobInOrder(fn func(c *ecs.Chunk)) jobs.Func
+	JobAll(fn func(c *ecs.Chunk)) jobs.Func
 	ChunkLen(i int) int
 	Glue(glue.Seal) glue.Query
 }
@@ -65,7 +66,7 @@ func (b *Builder) chunks(name string, q Query, fn func(c *ecs.Chunk), inOrder bo
 	if inOrder {
 		p.run = q.JobInOrder(body)
 	} else {
-		p.run = q.Job(body)
+		p.run, p.all = q.Job(body), q.JobAll(body)
 	}
 	qs.passes = append(qs.passes, p)
 	b.s.passes = append(b.s.passes, p)
@@ -90,9 +91,13 @@ type Pass struct {
 	sys   *entry
 	q     *queryState
 	run   jobs.Func
-	rows  atomic.Int64
+	rows  atomic.Int64 // rows of the chunks run this step; jobs add, the owner reads after Wait
 	// inOrder: one job runs every chunk, in chunk order (ChunksInOrder).
-	inOrder bool // rows of the chunks run this step; jobs add, the owner reads after Wait
+	inOrder bool
+	// all runs every chunk in one job, as run does each (Frame.wholePass);
+	// whole: it did this step (owner only).
+	all   jobs.Func
+	whole bool
 
 	// Chunk-wise chaining, decided at Build: group passes run one job per
 	// chunk so that a chained pass's chunk k can wait for chunk k alone.

@@ -16,10 +16,12 @@ const maxChainChunks = 1024
 // order (ChunksInOrder); chunk by chunk after the
 // pass it chains onto where that pass ran grouped this step and both
 // queries cut the same chunks; one job per chunk where a later pass may
-// chain onto it; as a ParallelFor otherwise. grouped reports one job per
+// chain onto it; as one job if its chunks hold at most a batch of rows
+// (wholePass); as a ParallelFor otherwise. grouped reports one job per
 // chunk. Executed only by the owner, in the Schedule of p's system.
 func (e *Engine) startPass(p *Pass, job jobs.Job, n, batch int, deps []jobs.Handle) (h jobs.Handle, grouped bool, err error) {
 	en := p.sys
+	p.whole = false
 	switch src := p.chain; {
 	case p.inOrder:
 		// One job over every chunk: n items in one range, which the pool
@@ -40,6 +42,11 @@ func (e *Engine) startPass(p *Pass, job jobs.Job, n, batch int, deps []jobs.Hand
 	case p.group && n <= maxChainChunks:
 		h, err = e.run.tr.ChunksAfter(job, en.decl.Access(), n, jobs.Handle{}, deps...)
 		return h, true, err
+	case e.wholePass(p, n):
+		// Too few rows to share out: one job runs every chunk.
+		job.Run, p.whole = p.all, true
+		h, err = e.run.tr.ParallelForAfter(job, en.decl.Access(), 1, 1, deps...)
+		return h, false, err
 	default:
 		h, err = e.run.tr.ParallelForAfter(job, en.decl.Access(), n, batch, deps...)
 		return h, false, err

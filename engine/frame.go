@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/weft-engine/weft/jobs"
+import (
+	"github.com/weft-engine/weft/jobs"
+	"github.com/weft-engine/weft/safety"
+)
 
 // Frame is a system's view of the step, in Schedule and Merge, and a run
 // condition's (RunIf), which may read it but starts nothing.
@@ -35,7 +38,7 @@ func (f *Frame) Prepare(p *Pass) (int, error) {
 	qs := p.q
 	if step := f.e.res.time.Step; qs.step != step {
 		if qs.glue.Watches() {
-			f.settle()
+			f.settleWriters()
 		}
 		n, err := qs.q.Prepare(f.e.cur.batch)
 		if err != nil {
@@ -92,12 +95,11 @@ func (f *Frame) start(p *Pass, n, batch int) error {
 }
 
 // settle waits, helping, until the current system's predecessors and its
-// passes started so far have finished, so that a query with change
-// filters (ecs.Changed, ecs.Added) reads versions that no job is still
-// writing: every writer of a watched component before it has written.
-// A failure is not reported here: the segment's wait reports it, and the
-// system's jobs are blocked by it. Executed only by the owner, in
-// Schedule, before Prepare.
+// passes started so far have finished: for ecs calls in Schedule that
+// read what jobs before the system write (ecs.EventReader.Events, through
+// owner.Settle). A failure is not reported here: the segment's wait
+// reports it, and the system's jobs are blocked by it. Executed only by
+// the owner, in Schedule.
 func (f *Frame) settle() {
 	e, en := f.e, f.cur
 	if en == nil {
@@ -106,8 +108,34 @@ func (f *Frame) settle() {
 	for _, h := range e.scratch.deps {
 		_ = e.run.pool.Wait(h)
 	}
-	if en.started {
-		_ = e.run.pool.Wait(en.last)
+	f.settleOwn()
+}
+
+// settleWriters waits, helping, until the earlier systems of the step
+// that write a component the current system's change filters watch
+// (en.settleOn) and its passes started so far have finished, so that a
+// query with change filters (ecs.Changed, ecs.Added) reads versions that
+// no job is still writing. Only jobs that write a watched component mark
+// its versions, and every such writer before the system is among them;
+// the system's other predecessors may still run (ARCHITECTURE (o)).
+// Failures as in settle. Executed only by the owner, in Schedule, before
+// Prepare.
+func (f *Frame) settleWriters() {
+	e, en := f.e, f.cur
+	if en == nil {
+		return
+	}
+	for _, i := range en.settleOn {
+		_ = e.run.pool.Wait(e.sched.par[i].done)
+	}
+	f.settleOwn()
+}
+
+// settleOwn waits, helping, for the passes that the current system
+// started so far. Executed only by the owner, in its Schedule.
+func (f *Frame) settleOwn() {
+	if en := f.cur; en.started {
+		_ = f.e.run.pool.Wait(en.last)
 	}
 }
 
@@ -131,4 +159,50 @@ func (o owner) Current() any {
 		return en.decl
 	}
 	return nil
+}
+
+// settlers finds, for each system with change filters, the systems before
+// it in its segment that write a watched component: those its filtered
+// Prepare waits for (settle). They are all ordered before it, as the
+// filter's token declares an access of the component. Executed only by
+// the owner, in Build, after segments.
+func (e *Engine) settlers() {
+	var keys []safety.Key
+	for _, en := range e.sched.par {
+		keys = keys[:0]
+		for _, q := range en.queries {
+			keys = q.glue.Watched(keys)
+		}
+		for _, x := range e.sched.par[:en.index] {
+			if x.seg == en.seg && writesAny(x.decl.Access(), keys) {
+				en.settleOn = append(en.settleOn, x.index)
+			}
+		}
+	}
+}
+
+func writesAny(a *safety.Access, keys []safety.Key) bool {
+	for _, k := range keys {
+		if a.Mode(k) == safety.Write {
+			return true
+		}
+	}
+	return false
+}
+
+// wholePass reports whether chunk pass p, whose query cut n chunks this
+// step, holds at most one batch of rows in all: then one job runs them
+// (Pass.all), since sharing a batch's worth of rows among participants
+// costs more in handing out than it saves. Only chunking makes such a
+// pass more than one chunk: several small tables, or the runs of blocks
+// that change filters keep. Executed only by the owner, after Prepare.
+func (e *Engine) wholePass(p *Pass, n int) bool {
+	if p.q == nil || p.inOrder || n < 2 {
+		return false
+	}
+	rows, batch := 0, e.cur.batch
+	for i := 0; i < n && rows <= batch; i++ {
+		rows += p.q.q.ChunkLen(i)
+	}
+	return rows <= batch
 }

@@ -101,7 +101,10 @@ type entry struct {
 	preds   []int // direct predecessors in the DAG that the runtime enforces
 	seg     int   // the segment of the step it runs in (exclusives split steps)
 	queries []*queryState
-	setOf   []*set // the sets it is in, from InSet
+	// settleOn: the systems before it in its segment that write a
+	// component its change filters watch (Frame.settle waits for them).
+	settleOn []int
+	setOf    []*set // the sets it is in, from InSet
 	// Its Before/After and its sets', resolved to system names.
 	runBefore, runAfter []string
 	// Per step, owner only.

@@ -223,7 +223,10 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 		si, rows := int32(-1), int32(0)
 		if p := e.sched.labels[ev.Label.Name]; p != nil && ev.Label.Chunk >= 0 {
 			si = int32(p.sys.index)
-			if p.q != nil {
+			switch {
+			case p.whole:
+				rows = int32(p.rows.Load()) // one job ran every chunk
+			case p.q != nil:
 				rows = int32(p.q.q.ChunkLen(ev.Label.Chunk))
 			}
 			s := &c.Systems[si]

@@ -26,6 +26,9 @@ type Query interface {
 	// Added): its Prepare reads change versions, so the writers before
 	// it must have finished.
 	Watches() bool
+	// Watched appends to dst the keys of the components that its change
+	// filters watch: only the writers of those must have finished.
+	Watched(dst []safety.Key) []safety.Key
 }
 
 // Decl is the inside of an ecs system declaration. Executed only by the
