@@ -188,3 +188,70 @@ func TestChangedMisuse(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, a.Err(), ErrLocked)
 }
+
+// Over a table of many groups of blocks, a filter keeps exactly the
+// blocks written since it last ran, in every group, whole groups skipped
+// or not, and a write across a group boundary marks both groups.
+func TestChangedAcrossGroups(t *testing.T) {
+	const rows = 20_000 // 313 blocks, 5 groups
+	w := NewWorld(Options{})
+	NewComponent[pos](w)
+	ark.NewMap1[pos](w.ark).NewBatchFn(rows, nil)
+	watch := newWatcher(w, "changed", false)
+	writer := w.System("writer")
+	wp := Write[pos](writer)
+	wq := NewQuery1(writer, wp)
+	frame := func(batch int, written []int) (want []int) {
+		require.NoError(t, w.BeginFrame())
+		n, err := wq.Prepare(batch)
+		require.NoError(t, err)
+		for _, i := range written {
+			require.Less(t, i, n)
+			c := &wq.chunks[i]
+			wp.Column(c)
+			for r := c.start &^ (blockRows - 1); r < min(blocks(c.end)<<blockShift, rows); r++ {
+				want = append(want, r)
+			}
+		}
+		watch.run(t, 256)
+		_, err = w.EndFrame()
+		require.NoError(t, err)
+		return want
+	}
+	rowsOf := func(seen []ark.Entity) []int {
+		ents := entities(w)
+		var out []int
+		for _, e := range seen {
+			out = append(out, slices.Index(ents, e))
+		}
+		return out
+	}
+	frame(64, nil)
+	require.Equal(t, rows, len(watch.seen), "the first run sees every row")
+	for _, c := range []struct {
+		batch   int
+		written []int
+	}{
+		{64, []int{5, 64, 65, 127, 200, 312}}, // blocks in four groups, the last one short
+		{64, nil},                             // nothing written: nothing kept
+		{100, []int{40}},                      // rows 4000..4099: blocks 62..64, groups 0 and 1
+		{5000, []int{3}},                      // rows 15000..19999: the table's end
+	} {
+		want := frame(c.batch, c.written)
+		assert.Equal(t, want, rowsOf(watch.seen), "batch %d, chunks %v written", c.batch, c.written)
+	}
+}
+
+// A mark never lowers a version: chained passes of two systems may mark
+// one block with their own ticks in either order.
+func TestChangedMarkRaises(t *testing.T) {
+	var tk ticks
+	tk.fit(make([]uint64, 2*groupBlocks))
+	tk.mark(0, 3*blockRows, 7)
+	tk.mark(0, blockRows, 5)
+	assert.Equal(t, []uint64{7, 7, 7}, tk.blocks[:3])
+	assert.Equal(t, uint64(0), tk.blocks[3])
+	assert.Equal(t, []uint64{7, 0}, tk.groups)
+	tk.mark(groupBlocks*blockRows-1, groupBlocks*blockRows+1, 9) // across the groups' boundary
+	assert.Equal(t, []uint64{9, 9}, tk.groups)
+}

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"hash/fnv"
 	"math"
+	"sync/atomic"
 	"testing"
 
 	ark "github.com/mlange-42/ark/ecs"
@@ -143,5 +144,39 @@ func TestChangedEventsDeterminism(t *testing.T) {
 			got, _ := changedScene(t, workers, batch)
 			require.Equal(t, want, got, "W%d batch %d", workers, batch)
 		}
+	}
+}
+
+// A pass whose chunks hold at most one batch of rows in all (here one
+// chunk per table) runs as one job, whose timeline slice counts every
+// row; with more rows than a batch, one slice per chunk.
+func TestWholePassOneJob(t *testing.T) {
+	for _, c := range []struct{ batch, slices int }{{64, 1}, {32, 3}} {
+		w := world(t, 60)
+		tc := ecs.NewComponent[tag](w)
+		b := w.NewCommands()
+		for _, e := range ark0(w)[:20] {
+			tc.Add(b, e, tag{})
+		}
+		_, err := w.Apply(b) // tables of 40 and 20 rows
+		require.NoError(t, err)
+		e := newEngine(t, w, engine.Config{Workers: 2, Batch: c.batch})
+		var visited atomic.Int64
+		require.NoError(t, e.Add(engine.Update, mover("m", true, func(p []pos) { visited.Add(int64(len(p))) })))
+		require.NoError(t, e.Build())
+		require.NoError(t, e.Tick())
+		var rows []int32
+		for _, s := range e.Timings().Last().Timeline {
+			if s.System >= 0 {
+				rows = append(rows, s.Rows)
+			}
+		}
+		require.Len(t, rows, c.slices, "batch %d", c.batch)
+		sum := int32(0)
+		for _, r := range rows {
+			sum += r
+		}
+		require.Equal(t, int32(60), sum, "batch %d", c.batch)
+		require.Equal(t, int64(60), visited.Load(), "batch %d", c.batch)
 	}
 }
