@@ -8,7 +8,8 @@
 // asks each query to [Query2.Prepare] its chunks (table, start, end) of at
 // most a batch size, and schedules [Query2.Job] over the chunk indices
 // (jobs.ParallelFor with batch 1, or one job per chunk with Label.Chunk
-// set). A job sees only its chunk: its entities, the column slices of the
+// set), or, for a pass too small to share out, JobAll as one job that
+// runs every chunk in turn. A job sees only its chunk: its entities, the column slices of the
 // declared components through the tokens, and its own [Commands] buffer.
 // After every job has finished, [World.EndFrame] unlocks the world and
 // plays the buffers back ordered by (system order, query, chunk, sequence),
@@ -30,8 +31,9 @@
 // buffers, read as one slice by the readers; package engine orders readers
 // after emitters and starts each step's streams), and a query can keep only
 // the rows where a component changed ([Changed], [Added]: versions per
-// block of 64 rows of a table, marked by [Writer.Column], commands and
-// structural moves).
+// block of 64 rows of a table, and per group of 64 blocks so that
+// unchanged rows are skipped 4,096 at a time, marked by [Writer.Column],
+// commands and structural moves).
 //
 // Jobs touch Ark only to read through lookups: the owner takes every
 // table's column slices while preparing chunks, and the guard query keeps

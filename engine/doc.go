@@ -29,7 +29,9 @@
 //  3. calls each system's Schedule in built order; Frame.Run turns a pass
 //     into jobs after the jobs its declared access must wait for (a query
 //     with a change filter, ecs.Changed or ecs.Added, first waits for the
-//     system's predecessors, so that the versions it reads are final);
+//     systems before it that write a watched component, so that the
+//     versions it reads are final); a pass whose chunks hold at most a
+//     batch of rows in all runs as one job;
 //  4. waits for every job, the owner helping;
 //  5. closes the frame: commands recorded by jobs play back in (system,
 //     chunk, sequence) order;
