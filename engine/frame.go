@@ -126,7 +126,9 @@ func (f *Frame) settleWriters() {
 		return
 	}
 	for _, i := range en.settleOn {
-		_ = e.run.pool.Wait(e.sched.par[i].done)
+		if d := e.sched.par[i].done; d != (jobs.Handle{}) { // zero: it and its predecessors started nothing
+			_ = e.run.pool.Wait(d)
+		}
 	}
 	f.settleOwn()
 }
