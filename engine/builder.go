@@ -94,7 +94,7 @@ type Pass struct {
 	rows  atomic.Int64 // rows of the chunks run this step; jobs add, the owner reads after Wait
 	// inOrder: one job runs every chunk, in chunk order (ChunksInOrder).
 	inOrder bool
-	// all runs every chunk in one job, as run does each (Frame.wholePass);
+	// all runs every chunk in one job, as run does each (Engine.wholePass);
 	// whole: it did this step (owner only).
 	all   jobs.Func
 	whole bool

@@ -14,11 +14,11 @@ import (
 // entities: "write" writes pos in the chunks that hold the first 1% of
 // the rows, and "read" After it runs vel.X = pos.X/2 over its query. (A
 // write marks its whole chunk: with the adaptive batch, of 8,192 rows
-// here, writing 1% of the rows would mark 8%.) Four engines take turns, one step
-// each, so that load on the machine falls on all alike: "all" reads every
-// row, "1%" and "0%" read with Changed(pos) (the writer writing 1% of the
-// rows, or none), "none" has no reader. ns/step per engine; the read
-// pass's cost is a configuration's step minus none's.
+// here, writing 1% of the rows would mark 8%.) Four engines take turns,
+// one step each, so that load on the machine falls on all alike: "all"
+// reads every row, "1%" and "0%" read with Changed(pos) (the writer
+// writing 1% of the rows, or none), "none" has no reader. ns/step per
+// engine; the read pass's cost is a configuration's step minus none's.
 func BenchmarkChangedStep(b *testing.B) {
 	const rows = 100_000
 	configs := []struct {
