@@ -11,10 +11,11 @@ import (
 //
 // Versions are kept per block of blockRows rows of a table, for each
 // watched component: the tick of the last write (and per group of blocks,
-// changed_ticks.go, so that unchanged rows are skipped in bulk). Blocks are fixed rows of
-// the table, not chunks, so versions do not depend on the batch size. A
-// tick is taken by each Prepare (the world's counter, on the owner, in
-// built order), so "since the query last ran" is a comparison of ticks.
+// changed_ticks.go, so that unchanged rows are skipped in bulk). Blocks
+// are fixed rows of the table, not chunks, so versions do not depend on
+// the batch size. A tick is taken by each Prepare (the world's counter,
+// on the owner, in built order), so "since the query last ran" is a
+// comparison of ticks.
 //
 // Marking is conservative, like Unity's change versions: Writer.Column
 // marks every block of the chunk, whether the job wrote the rows or not.
