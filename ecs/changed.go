@@ -199,8 +199,8 @@ func (tv *tableVers) col(id ark.ID) *colVers {
 // without change filters, else the runs of blocks that pass every filter,
 // so that the rows a filtered pass visits do not depend on the batch
 // size. A group of blocks that fails a filter is skipped whole. Executed
-// only by the owner, in Prepare, after the predecessors of q's system
-// have finished (engine waits for them).
+// only by the owner, in Prepare, after the jobs that write the watched
+// components before q's system have finished (the engine waits for them).
 func (q *queryBase) cut(t int, tv *tableVers, rows int) {
 	if len(q.watches) == 0 || tv == nil {
 		q.addChunks(t, 0, rows)
