@@ -299,6 +299,21 @@ func (w *World) touch(e ark.Entity, id ark.ID, added bool) {
 	}
 }
 
+// touchAll marks component id changed in every tracked table that has
+// it, all rows. Executed only by the owner, in EndFrame.
+func (w *World) touchAll(id ark.ID) {
+	if !w.watched[id.Index()] {
+		return
+	}
+	w.ticks++
+	x := id.Index()
+	for key, tv := range w.tables {
+		if key[x>>6]&(1<<(x&63)) != 0 {
+			tv.col(id).allChanged = w.ticks
+		}
+	}
+}
+
 // versions are the versions of the table of ents when q watches or marks
 // a component, else nil. Executed only by the owner, in Prepare.
 func (q *queryBase) versions(ents []ark.Entity) *tableVers {

@@ -1,6 +1,8 @@
 package ecs
 
 import (
+	"sync/atomic"
+
 	ark "github.com/mlange-42/ark/ecs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -62,6 +64,29 @@ type LookupWriter[T any] struct {
 	d    *Decl
 	name string // T's name, for errors
 	r    LookupReader[T]
+	used *lookupWrite
+}
+
+// lookupWrite is what change detection needs of a write lookup: whether
+// a job got a pointer through it this frame. Its writes can land in any
+// row of any table that has the component, so EndFrame marks all of them
+// changed (markLookupWrites): coarse, but a change filter never skips a
+// row that a write lookup wrote.
+type lookupWrite struct {
+	id   ark.ID
+	used atomic.Bool // set by the job that called Get; read and cleared by the owner in EndFrame
+}
+
+// markLookupWrites marks component T changed in every table that has it,
+// for each write lookup of T used this frame. Executed only by the owner,
+// in EndFrame, after every job.
+func (w *World) markLookupWrites() {
+	for _, lw := range w.lookupWrites {
+		if lw.used.Load() {
+			lw.used.Store(false)
+			w.touchAll(lw.id)
+		}
+	}
 }
 
 // WriteLookup declares that d's system reads and writes component T of
@@ -72,7 +97,9 @@ func WriteLookup[T any](d *Decl) LookupWriter[T] {
 	c := component[T](d.w)
 	d.declare(c.key, safety.Write)
 	d.lookups = append(d.lookups, c.key)
-	return LookupWriter[T]{d: d, name: d.w.names[c.id.Index()], r: LookupReader[T]{w: d.w.ark, m: ark.NewMap[T](d.w.ark)}}
+	lw := &lookupWrite{id: c.id}
+	d.w.lookupWrites = append(d.w.lookupWrites, lw)
+	return LookupWriter[T]{d: d, name: d.w.names[c.id.Index()], r: LookupReader[T]{w: d.w.ark, m: ark.NewMap[T](d.w.ark)}, used: lw}
 }
 
 // Get is e's T, to read and write, and true; nil and false as
@@ -89,6 +116,9 @@ func (l LookupWriter[T]) Get(c *Chunk, e ark.Entity) (*T, bool) {
 	}
 	if l.r.w.Alive(e) {
 		if p := l.r.m.GetUnchecked(e); p != nil {
+			if !l.used.used.Load() { // load first: a plain read of a shared line while it is set
+				l.used.used.Store(true)
+			}
 			return p, true
 		}
 	}

@@ -117,6 +117,9 @@ func (q *queryBase) prepare(batch int) (int, error) {
 	q.frame = q.w.frame
 	q.w.queries = append(q.w.queries, q)
 	q.tables, q.chunks, q.batch = q.tables[:0], q.chunks[:0], batch
+	if len(q.watches) > 0 {
+		q.w.markLookupWrites() // the write lookups before it (settled on) have written
+	}
 	q.w.ticks++
 	q.tick = q.w.ticks
 	q.fill()

@@ -53,10 +53,11 @@ type World struct {
 	streamOrder []eventStream        // the same, in creation order
 	steps       uint64               // steps started (StartStep)
 
-	tables  map[tableKey]*tableVers // change versions (changed.go)
-	watched [256]bool               // components that change filters watch, by ID index
-	moves   uint64                  // structural changes seen by the observers
-	ticks   uint64                  // change ticks: one per Prepare and per commands' mark
+	tables       map[tableKey]*tableVers // change versions (changed.go)
+	watched      [256]bool               // components that change filters watch, by ID index
+	moves        uint64                  // structural changes seen by the observers
+	ticks        uint64                  // change ticks: one per Prepare and per commands' mark
+	lookupWrites []*lookupWrite          // every write lookup, for change detection (lookup.go)
 
 	active   []*Commands  // EndFrame scratch
 	hashEnts []ark.Entity // Hash scratch
@@ -216,6 +217,7 @@ func (w *World) EndFrame() (*Report, error) {
 		}
 	}
 	w.queries = w.queries[:0]
+	w.markLookupWrites()
 	for _, d := range w.decls {
 		for _, b := range d.bufs {
 			if len(b.cmds) > 0 {
