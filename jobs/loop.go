@@ -35,7 +35,7 @@ type participant struct {
 	executed                      uint64        // jobs finished here; only this goroutine touches it
 	busySince                     int64         // start of the current streak of jobs + 1, 0 outside one; this goroutine only
 	done                          atomic.Uint64 // executed as last published (see publish)
-	stolen, attempts, parks, busy atomic.Uint64
+	stolen, attempts, parks, wakes, busy atomic.Uint64
 	g                             atomic.Uintptr // a worker's goroutine (see goroutine), set as it starts; 0 for the owner
 
 	id     int

@@ -187,7 +187,9 @@ func (p *Pool) push(w *participant, idx uint32, pr Priority) {
 	// Both loads are seq-cst and follow the push: a waiter prepares, and a
 	// spinner stops spinning, before rechecking the queues.
 	if p.ec.waiters() != 0 && p.spinning.Load() == 0 {
-		p.ec.notify(false)
+		if p.ec.notify(false) && w != nil {
+			w.wakes.Add(1)
+		}
 	}
 }
 

@@ -15,6 +15,9 @@
 //	W4     speedup, serial ns/op ÷ impl ns/op
 //	Frame  speedup, serial ns/op ÷ impl ns/op
 //
+// An impl named <name>.<lang> is compared with serial.<lang> when there is
+// such a row (scripts/peers.sh's C++ peers and their own plain loops).
+//
 // Results at several GOMAXPROCS (benchrun -procs "1 2") get a table each.
 // Other lines (goos, cpu, PASS, ...) are ignored, except that benchrun's
 // machine line, cpu and the GOMAXPROCS suffix are echoed above the tables.
@@ -160,11 +163,11 @@ func (x *workload) print(w io.Writer) {
 	row(w, head)
 	row(w, slices.Repeat([]string{"---"}, len(head)))
 	for vi, v := range x.variants {
-		serial := 0.0
-		if b := x.rows[[2]string{v, "serial"}]; b != nil {
-			serial = results.Median(b.NsPerOp())
-		}
 		for _, im := range x.impls[v] {
+			serial := 0.0
+			if b := x.rows[[2]string{v, baseline(im, x.rows, v)}]; b != nil {
+				serial = results.Median(b.NsPerOp())
+			}
 			b := x.rows[[2]string{v, im}]
 			ns := results.Median(b.NsPerOp())
 			cells := []string{im}
@@ -186,6 +189,18 @@ func (x *workload) print(w io.Writer) {
 			row(w, cells)
 		}
 	}
+}
+
+// baseline is the impl im's serial row: serial.<lang> for an impl named
+// <name>.<lang> when the input has that row (the C++ peers of
+// scripts/peers.sh against their own plain loops), else serial.
+func baseline(im string, rows map[[2]string]*results.Benchmark, variant string) string {
+	if _, lang, ok := strings.Cut(im, "."); ok {
+		if own := "serial." + lang; rows[[2]string{variant, own}] != nil {
+			return own
+		}
+	}
+	return "serial"
 }
 
 // variantColumn names the variant column and its cells: "chunk" and "1024"
