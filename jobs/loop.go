@@ -31,12 +31,12 @@ const (
 // counters. Everything but the deques' tops and the counters' reads is
 // touched only by the goroutine that drives it.
 type participant struct {
-	dq                            [numPriorities]deque
-	executed                      uint64        // jobs finished here; only this goroutine touches it
-	busySince                     int64         // start of the current streak of jobs + 1, 0 outside one; this goroutine only
-	done                          atomic.Uint64 // executed as last published (see publish)
+	dq                                   [numPriorities]deque
+	executed                             uint64        // jobs finished here; only this goroutine touches it
+	busySince                            int64         // start of the current streak of jobs + 1, 0 outside one; this goroutine only
+	done                                 atomic.Uint64 // executed as last published (see publish)
 	stolen, attempts, parks, wakes, busy atomic.Uint64
-	g                             atomic.Uintptr // a worker's goroutine (see goroutine), set as it starts; 0 for the owner
+	g                                    atomic.Uintptr // a worker's goroutine (see goroutine), set as it starts; 0 for the owner
 
 	id     int
 	rng    uint64

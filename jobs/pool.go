@@ -354,7 +354,7 @@ type WorkerStats struct {
 	Stolen        uint64 // jobs taken from another participant's deque
 	StealAttempts uint64
 	Parks         uint64
-	Wakes         uint64 // parked participants this one woke to take the work it readied
+	Wakes         uint64        // parked participants this one woke to take the work it readied
 	Busy          time.Duration // running jobs: from finding work to running out of it
 }
 
