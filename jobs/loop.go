@@ -17,15 +17,34 @@ import (
 	"time"
 )
 
-// An idle participant looks for work at least spinRounds times, yielding in
+// An idle participant looks for work at least spinRounds times, relaxing in
 // between, and for at least spinFor, before it parks. Waking a parked
 // worker costs tens of microseconds (a futex round trip, more in a VM); a
 // frame's passes follow each other closer than that, so a worker that
 // spins across the tail of a pass is there when the next one starts.
+// spinPause is the pause of one round (see relax).
 const (
 	spinRounds = 64
 	spinFor    = 50 * time.Microsecond
+	spinPause  = 8
 )
+
+// relax is one idle round of a spinning participant. When every
+// participant has a P of its own (GOMAXPROCS >= participants when New ran)
+// it pauses on its CPU. runtime.Gosched would put the goroutine on the
+// runtime's global run queue at every round, and there a worker can wait
+// for microseconds each time, runnable but not running, while a P stands
+// idle: a W1 trace showed a worker runnable 89 ms, running 7 ms, while the
+// owner's Reset spun waiting for it (docs/PERFORMANCE.md). With fewer Ps
+// than participants it yields instead, so that the goroutine sharing its P
+// can run. Executed only by a participant's own goroutine.
+func (p *Pool) relax() {
+	if p.sharedPs {
+		runtime.Gosched()
+		return
+	}
+	pause(spinPause)
+}
 
 // participant is the owner or a worker: its deques, its Ctx and its
 // counters. Everything but the deques' tops and the counters' reads is
@@ -94,7 +113,7 @@ func (p *Pool) spin(w *participant) (uint32, bool) {
 }
 
 // spinUntil looks for work for at least spinRounds rounds and spinFor,
-// yielding in between, and stops early once target (if any) finishes. Uncounted in
+// relaxing in between, and stops early once target (if any) finishes. Uncounted in
 // p.spinning: a waiting job is not a free worker. Executed only by w's goroutine.
 func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 	var start int64
@@ -102,7 +121,7 @@ func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 		if target != nil && target.outcome().Done() {
 			return 0, false
 		}
-		runtime.Gosched()
+		p.relax()
 		if idx, ok := p.find(w); ok {
 			return idx, true
 		}

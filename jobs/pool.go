@@ -43,6 +43,7 @@ type Pool struct {
 	quit     atomic.Bool
 	tracing  atomic.Bool
 	traceCap int
+	sharedPs bool // GOMAXPROCS < participants when New ran: spinners yield their P (see relax)
 	t0       time.Time
 	wg       sync.WaitGroup
 
@@ -80,6 +81,7 @@ func New(opts Options) (*Pool, error) {
 		ec:       newEventCount(w + 1),
 		guests:   newEventCount(1),
 		traceCap: cmpOr(opts.TraceCapacity, 1<<16),
+		sharedPs: runtime.GOMAXPROCS(0) < w+1,
 		t0:       time.Now(),
 		owner:    goroutine(),
 		observer: walker{seen: make(map[uint32]struct{})},
