@@ -157,7 +157,7 @@ func (p *Pool) find(w *participant) (uint32, bool) {
 	start := w.rng % n
 	for i := range n {
 		v := p.parts[(start+i)%n]
-		if v == w {
+		if v == w || !p.stealable(v) {
 			continue
 		}
 		for pr := numPriorities - 1; pr >= 0; pr-- {
@@ -259,7 +259,7 @@ func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 	first := int32(r.job.Label.Chunk)
 	var t0 int64
 	for k := first; k < r.chunkEnd; k++ {
-		if r.chunkEnd-k > 1 && len(p.parts) > 1 {
+		if r.chunkEnd-k > 1 && p.thieves(w) {
 			if w.dq[pr].empty() {
 				p.splitOff(w, idx, r, k+(r.chunkEnd-k+1)/2, join)
 			}

@@ -39,6 +39,7 @@ type Pool struct {
 	parts    []*participant // parts[0] is the owner, then the workers
 	ec       *eventCount
 	draining atomic.Bool // every completion wakes the owner (Reset, Close)
+	solo     atomic.Bool // the owner runs its own jobs alone this frame (see adapt.go)
 	closed   atomic.Bool
 	quit     atomic.Bool
 	tracing  atomic.Bool
@@ -53,6 +54,7 @@ type Pool struct {
 	guard          atomic.Bool    // held by whoever drives parts[0] (the owner deque), twice per Pool call
 	driver         atomic.Uintptr // the goroutine driving parts[0] inside Wait, Reset or Close (see inJob), else 0
 	finishedFrames uint64         // jobs of the frames before the last Reset; owner only
+	adapter        adapter        // the frame times that choose solo mode; owner only (see adapt.go)
 	observer       walker         // Observed's scratch; owner only
 	_              [64]byte
 	spinning       atomic.Int32 // workers looking for work; while > 0 no wake-up is needed
@@ -231,6 +233,7 @@ func (p *Pool) Reset() error {
 	}
 	defer p.leave(w)
 	err := p.drain(w)
+	p.adapt()
 	p.finishedFrames += uint64(p.jobs.next.Load())
 	p.jobs.reset()
 	p.edges.reset()

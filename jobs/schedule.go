@@ -183,10 +183,11 @@ func (p *Pool) push(w *participant, idx uint32, pr Priority) {
 	if w == nil || !w.dq[pr].push(idx) {
 		p.inj.put(idx, pr)
 	}
-	// Wake a sleeper only if there is one and nobody is already looking.
-	// Both loads are seq-cst and follow the push: a waiter prepares, and a
+	// Wake a sleeper only if there is one, nobody is already looking, and
+	// a worker may take the job (not the owner's in solo mode, see adapt.go).
+	// The loads are seq-cst and follow the push: a waiter prepares, and a
 	// spinner stops spinning, before rechecking the queues.
-	if p.ec.waiters() != 0 && p.spinning.Load() == 0 {
+	if p.ec.waiters() != 0 && p.spinning.Load() == 0 && (w == nil || p.stealable(w)) {
 		if p.ec.notify(false) && w != nil {
 			w.wakes.Add(1)
 		}
