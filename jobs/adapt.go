@@ -129,6 +129,8 @@ func (p *Pool) adapt() {
 // always, except from the owner's in solo mode. Any goroutine.
 func (p *Pool) stealable(v *participant) bool { return v.id != 0 || !p.solo.Load() }
 
-// thieves reports whether another participant may take what w pushes, so
-// that splitting a range job for it can pay. Executed only by w's goroutine.
-func (p *Pool) thieves(w *participant) bool { return len(p.parts) > 1 && p.stealable(w) }
+// private reports whether no other participant may take what w pushes:
+// w is the owner of the serial executor or of a solo frame. Its jobs then
+// go on its private stack, and splitting a range job cannot pay. Executed
+// only by w's goroutine.
+func (p *Pool) private(w *participant) bool { return len(p.parts) == 1 || !p.stealable(w) }

@@ -51,9 +51,10 @@ func (p *Pool) relax() {
 // touched only by the goroutine that drives it.
 type participant struct {
 	dq                                   [numPriorities]deque
-	executed                             uint64        // jobs finished here; only this goroutine touches it
-	busySince                            int64         // start of the current streak of jobs + 1, 0 outside one; this goroutine only
-	done                                 atomic.Uint64 // executed as last published (see publish)
+	own                                  [numPriorities]stack // parts[0]'s jobs while no thief may take them (see Pool.private)
+	executed                             uint64               // jobs finished here; only this goroutine touches it
+	busySince                            int64                // start of the current streak of jobs + 1, 0 outside one; this goroutine only
+	done                                 atomic.Uint64        // executed as last published (see publish)
 	stolen, attempts, parks, wakes, busy atomic.Uint64
 	g                                    atomic.Uintptr // a worker's goroutine (see goroutine), set as it starts; 0 for the owner
 
@@ -71,6 +72,11 @@ func newParticipant(p *Pool, id int) *participant {
 	w := &participant{id: id, rng: uint64(id)*0x9E3779B97F4A7C15 + 1, sema: make(chan struct{}, 1),
 		stack: make([]uint32, 0, 64), walker: walker{seen: make(map[uint32]struct{})}}
 	w.ctx = Ctx{p: p, w: w}
+	if id == 0 {
+		for pr := range w.own {
+			w.own[pr].buf = make([]uint32, 0, dequeSize)
+		}
+	}
 	return w
 }
 
@@ -140,6 +146,9 @@ func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 // Executed only by w's goroutine.
 func (p *Pool) find(w *participant) (uint32, bool) {
 	for pr := numPriorities - 1; pr >= 0; pr-- {
+		if idx, ok := w.own[pr].pop(); ok {
+			return idx, true
+		}
 		if idx, ok := w.dq[pr].pop(); ok {
 			return idx, true
 		}
@@ -259,7 +268,7 @@ func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 	first := int32(r.job.Label.Chunk)
 	var t0 int64
 	for k := first; k < r.chunkEnd; k++ {
-		if r.chunkEnd-k > 1 && p.thieves(w) {
+		if r.chunkEnd-k > 1 && !p.private(w) {
 			if w.dq[pr].empty() {
 				p.splitOff(w, idx, r, k+(r.chunkEnd-k+1)/2, join)
 			}
