@@ -33,10 +33,10 @@ package jobs
 // re-check. A probe switches the mode when its frames are shorter than the
 // mode's mean by switchMargin.
 const (
-	probeFrames  = 3
+	probeFrames  = 4
 	probeMin     = 16
 	probeMax     = 512
-	switchMargin = 0.03
+	switchMargin = 0.05
 	clearMargin  = 0.15
 	meanWeight   = 8 // the mean of frame times moves 1/meanWeight of the way to each frame
 	idleProbe    = 0.15
