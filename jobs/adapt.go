@@ -27,13 +27,16 @@ package jobs
 //
 // The probe schedule: a probe runs probeFrames frames of the other mode
 // and keeps the last probeFrames-1 of them (the first pays for the switch:
-// a wake-up, cold caches). Probes come every probeMin frames, and, while
-// each finds the other mode slower by more than clearMargin, ever more
-// rarely, up to every probeMax frames: a clear answer costs little to
-// re-check. A probe switches the mode when its frames are shorter than the
+// a wake-up, cold caches). The first comes after probeFirst frames, of
+// which only the last sets the mean (a pool's first frames can be empty or
+// cold), then
+// every probeMin frames, and, while each finds the other mode slower by
+// more than clearMargin, four times more rarely each time, up to every
+// probeMax frames: a clear answer costs little to re-check. A probe switches the mode when its frames are shorter than the
 // mode's mean by switchMargin.
 const (
 	probeFrames  = 4
+	probeFirst   = 8
 	probeMin     = 16
 	probeMax     = 512
 	switchMargin = 0.05
@@ -49,6 +52,7 @@ type adapter struct {
 	solo    bool    // the home mode: the one run between probes
 	wait    int     // frames of the home mode before the next probe
 	every   int     // the probe interval now
+	seen    int     // home-mode frames seen, up to probeFirst
 	probe   int     // frames left in the current probe, 0 outside one
 	sum     int64   // kept probe frame times
 	settled bool    // the home mode's last frame was not a switch's first
@@ -64,13 +68,17 @@ func (a *adapter) frameEnd(now, busy int64) bool {
 	idle := 1 - float64(busy-a.busy)/float64(max(d, 1))
 	a.last, a.busy = now, busy
 	if first {
-		a.every, a.wait = probeMin, probeMin
+		a.wait, a.every = probeFirst, probeMin
 		return a.solo
 	}
 	if a.probe > 0 {
 		return a.probeFrame(d)
 	}
-	if a.settled {
+	a.seen = min(a.seen+1, probeFirst)
+	switch {
+	case a.seen < probeFirst: // a pool's first frames can be empty: only the last counts
+		a.mean, a.idle = d, idle
+	case a.settled:
 		a.mean = blend(a.mean, d)
 		a.idle += (idle - a.idle) / meanWeight
 	}
@@ -98,7 +106,7 @@ func (a *adapter) probeFrame(d int64) bool {
 		a.solo, a.mean = !a.solo, got
 		a.every = probeMin
 	case float64(got) > float64(a.mean)*(1+clearMargin):
-		a.every = min(2*a.every, probeMax)
+		a.every = min(4*a.every, probeMax)
 	default:
 		a.every = probeMin
 	}
