@@ -114,12 +114,14 @@ func (a *adapter) probeFrame(d int64) bool {
 	return a.solo
 }
 
-// blend moves mean 1/meanWeight of the way to d; an unknown mean becomes d.
+// blend moves mean 1/meanWeight of the way to d, counting d as at most
+// twice the mean: one stalled frame (another process, a page fault) must
+// not make the other mode look faster. An unknown mean becomes d.
 func blend(mean, d int64) int64 {
 	if mean == 0 {
 		return d
 	}
-	return mean + (d-mean)/meanWeight
+	return mean + (min(d, 2*mean)-mean)/meanWeight
 }
 
 // adapt ends a frame for the adapter and sets the next frame's mode.

@@ -119,3 +119,36 @@ func TestSoloKeepsOwnersJobs(t *testing.T) {
 	require.NoError(t, <-done)
 	require.NoError(t, p.Reset())
 }
+
+// TestAdapterIgnoresStall: one frame 20 times longer than the others does
+// not make a probe of the other, slower mode look faster.
+func TestAdapterIgnoresStall(t *testing.T) {
+	var a adapter
+	frame := 0
+	modes := a.frames(200, func(solo bool) int64 {
+		frame++
+		switch {
+		case frame == 20:
+			return 20000
+		case solo:
+			return 1100
+		}
+		return 1000
+	}, func(bool) int64 { return 500 })
+	assert.False(t, a.solo)
+	assert.LessOrEqual(t, longest(modes, true), probeFrames, "solo frames in a row: probes only")
+}
+
+// longest is the longest run of mode in modes.
+func longest(modes []bool, mode bool) int {
+	best, run := 0, 0
+	for _, m := range modes {
+		if m != mode {
+			run = 0
+			continue
+		}
+		run++
+		best = max(best, run)
+	}
+	return best
+}
