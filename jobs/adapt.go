@@ -27,13 +27,13 @@ package jobs
 //
 // The probe schedule: a probe runs probeFrames frames of the other mode
 // and keeps the last probeFrames-1 of them (the first pays for the switch:
-// a wake-up, cold caches). The first comes after probeFirst frames, of
-// which only the last sets the mean (a pool's first frames can be empty or
-// cold), then
-// every probeMin frames, and, while each finds the other mode slower by
-// more than clearMargin, four times more rarely each time, up to every
-// probeMax frames: a clear answer costs little to re-check. A probe switches the mode when its frames are shorter than the
-// mode's mean by switchMargin.
+// a wake-up, cold caches). The first probe comes after probeFirst frames,
+// of which only the last sets the mean (a pool's first frames can be empty
+// or cold); then one every probeMin frames, and, while each finds the
+// other mode slower by more than clearMargin, four times more rarely each
+// time, up to every probeMax frames: a clear answer costs little to
+// re-check. A probe switches the mode when its frames are shorter than the
+// home mode's mean by switchMargin.
 const (
 	probeFrames  = 4
 	probeFirst   = 8
