@@ -1,5 +1,7 @@
 package jobs
 
+import "slices"
+
 // Adapting to the machine, frame by frame. A worker helps the owner only if
 // it runs: when the OS deschedules it for whole timeslices (another process
 // busy on its core), a chunk or job it took holds the owner at the next
@@ -25,15 +27,18 @@ package jobs
 // jobs (waiting for others, or scheduling): a pool whose owner is busy
 // running jobs all frame long has nothing to gain from running them alone.
 //
-// The probe schedule: a probe runs probeFrames frames of the other mode
-// and keeps the last probeFrames-1 of them (the first pays for the switch:
-// a wake-up, cold caches). The first probe comes after probeFirst frames,
-// of which only the last sets the mean (a pool's first frames can be empty
-// or cold); then one every probeMin frames, and, while each finds the
-// other mode slower by more than clearMargin, four times more rarely each
-// time, up to every probeMax frames: a clear answer costs little to
-// re-check. A probe switches the mode when its frames are shorter than the
-// home mode's mean by switchMargin.
+// A probe runs probeFrames frames of the other mode, then probeFrames of
+// the home mode, and compares the median of the last probeFrames-1 of the
+// first half (the first frame pays for the switch: a wake-up, cold caches)
+// with the home mode's frames around it: the median of the last ones
+// before the probe and of those after, so that frames growing or
+// shrinking meanwhile (a game filling up) favour neither mode, and one
+// stalled frame (another process, a page fault) moves no median. The other
+// mode becomes home when it is faster by switchMargin. The first probe
+// comes after probeFirst frames (a pool's first frames can be empty), then
+// one every probeMin frames, and, while each finds the other mode slower
+// by more than clearMargin, four times more rarely each time, up to every
+// probeMax frames: a clear answer costs little to re-check.
 const (
 	probeFrames  = 4
 	probeFirst   = 8
@@ -41,23 +46,40 @@ const (
 	probeMax     = 512
 	switchMargin = 0.05
 	clearMargin  = 0.15
-	meanWeight   = 8 // the mean of frame times moves 1/meanWeight of the way to each frame
 	idleProbe    = 0.15
+	idleWeight   = 8 // the owner's idle share moves 1/idleWeight of the way to each frame's
 )
 
-// adapter keeps the home mode's frame times and the probe schedule.
+// window holds the last probeFrames-1 frame times of one kind.
+type window struct {
+	d [probeFrames - 1]int64
+	n int // frames put, ever
+}
+
+func (w *window) put(d int64) { w.d[w.n%len(w.d)] = d; w.n++ }
+
+// median of the frames in w; 0 when it is not full.
+func (w *window) median() int64 {
+	if w.n < len(w.d) {
+		return 0
+	}
+	s := w.d
+	slices.Sort(s[:])
+	return s[len(s)/2]
+}
+
+// adapter keeps the home mode's recent frames and the probe schedule.
 type adapter struct {
 	last    int64   // p.now() at the previous Reset; 0 before the first
-	mean    int64   // mean frame time of the home mode, 0 while unknown
 	solo    bool    // the home mode: the one run between probes
 	wait    int     // frames of the home mode before the next probe
 	every   int     // the probe interval now
-	seen    int     // home-mode frames seen, up to probeFirst
-	probe   int     // frames left in the current probe, 0 outside one
-	sum     int64   // kept probe frame times
+	probe   int     // frames left in the current probe (see probeFrame), 0 outside one
 	settled bool    // the home mode's last frame was not a switch's first
 	busy    int64   // the owner's busy time (WorkerStats.Busy) at the previous Reset
 	idle    float64 // mean share of the home mode's frames that the owner spent outside jobs
+
+	before, other, after window // home frames before a probe, the probe's, home frames after it
 }
 
 // frameEnd takes the frame that ended at now, in which the owner's busy
@@ -74,54 +96,57 @@ func (a *adapter) frameEnd(now, busy int64) bool {
 	if a.probe > 0 {
 		return a.probeFrame(d)
 	}
-	a.seen = min(a.seen+1, probeFirst)
-	switch {
-	case a.seen < probeFirst: // a pool's first frames can be empty: only the last counts
-		a.mean, a.idle = d, idle
-	case a.settled:
-		a.mean = blend(a.mean, d)
-		a.idle += (idle - a.idle) / meanWeight
+	if a.settled {
+		a.before.put(d)
+		a.idle += (idle - a.idle) / idleWeight
 	}
 	a.settled = true
-	if a.wait--; a.wait > 0 || a.mean == 0 || (!a.solo && a.idle < idleProbe) {
+	if a.wait--; a.wait > 0 || a.before.median() == 0 || (!a.solo && a.idle < idleProbe) {
 		return a.solo
 	}
-	a.probe, a.sum = probeFrames, 0
+	a.probe, a.other.n, a.after.n = 2*probeFrames, 0, 0
 	return !a.solo
 }
 
-// probeFrame takes a frame of a probe of the other mode; after the last
-// one it decides which mode is home, and returns the next frame's mode.
+// probeFrame takes a frame of a probe: probeFrames of the other mode, then
+// probeFrames of the home mode, the first of each not counted. It returns
+// the next frame's mode.
 func (a *adapter) probeFrame(d int64) bool {
-	a.probe--
-	if a.probe < probeFrames-1 { // the first frame paid for the switch
-		a.sum += d
-	}
-	if a.probe > 0 {
-		return !a.solo
-	}
-	got := a.sum / (probeFrames - 1)
 	switch {
-	case float64(got) < float64(a.mean)*(1-switchMargin):
-		a.solo, a.mean = !a.solo, got
+	case a.probe == 2*probeFrames || a.probe == probeFrames: // paid for a switch
+	case a.probe > probeFrames:
+		a.other.put(d)
+	default:
+		a.after.put(d)
+	}
+	a.probe--
+	switch {
+	case a.probe > probeFrames:
+		return !a.solo
+	case a.probe > 0:
+		return a.solo
+	}
+	a.decide()
+	return a.solo
+}
+
+// decide ends a probe: the other mode becomes home if its frames were
+// shorter than the home mode's around them by switchMargin.
+func (a *adapter) decide() {
+	got := float64(a.other.median())
+	ref := float64(a.before.median()+a.after.median()) / 2
+	a.before = a.after // the home mode's latest frames
+	switch {
+	case got < ref*(1-switchMargin):
+		a.solo, a.settled = !a.solo, false
+		a.before = a.other
 		a.every = probeMin
-	case float64(got) > float64(a.mean)*(1+clearMargin):
+	case got > ref*(1+clearMargin):
 		a.every = min(4*a.every, probeMax)
 	default:
 		a.every = probeMin
 	}
-	a.wait, a.settled = a.every, false
-	return a.solo
-}
-
-// blend moves mean 1/meanWeight of the way to d, counting d as at most
-// twice the mean: one stalled frame (another process, a page fault) must
-// not make the other mode look faster. An unknown mean becomes d.
-func blend(mean, d int64) int64 {
-	if mean == 0 {
-		return d
-	}
-	return mean + (min(d, 2*mean)-mean)/meanWeight
+	a.wait = a.every
 }
 
 // adapt ends a frame for the adapter and sets the next frame's mode.

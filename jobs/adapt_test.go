@@ -152,3 +152,24 @@ func longest(modes []bool, mode bool) int {
 	}
 	return best
 }
+
+// TestAdapterFollowsDrift: frames that grow 2% each (a game filling up)
+// in both modes alike, 10% shorter solo, still make solo the home mode,
+// and frames that shrink as fast, 10% longer solo, do not.
+func TestAdapterFollowsDrift(t *testing.T) {
+	for _, c := range []struct {
+		growth, solo float64
+		want         bool
+	}{{1.02, 0.9, true}, {1 / 1.02, 1.1, false}} {
+		var a adapter
+		base := 1e6
+		a.frames(150, func(solo bool) int64 {
+			base *= c.growth
+			if solo {
+				return int64(base * c.solo)
+			}
+			return int64(base)
+		}, func(bool) int64 { return 0 })
+		assert.Equal(t, c.want, a.solo, "growth %v, solo frames %v of parallel ones", c.growth, c.solo)
+	}
+}
