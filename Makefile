@@ -30,7 +30,7 @@ XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz bench-frame bench-batch bench-contention plots
+.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz bench-frame bench-batch bench-contention bench-peers plots
 
 help:
 	@echo "make run         run the demo game, go run ./demo (installs build packages if missing)"
@@ -43,6 +43,7 @@ help:
 	@echo "make bench-frame [ROUNDS=9] [PROCS=2]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
 	@echo "make bench-batch [ROUNDS=9]  the frame at fixed batch sizes against the adaptive batch, raw output in bench/batch.txt"
 	@echo "make bench-contention [ROUNDS=9]  headless step, 0 against 1 worker, with a CPU hog on core 1"
+	@echo "make bench-peers [ROUNDS=9]  make bench's workloads with enkiTS and Taskflow (C++) in the same rounds: bench/peers.txt"
 
 deps: deps-test
 
@@ -160,6 +161,12 @@ bench-batch:
 # and 50k entities, alternating, while a hog spins on core 1.
 bench-contention:
 	bash scripts/contention.sh $(ROUNDS)
+
+# bench/'s workloads with the C++ peers enkiTS and Taskflow in the same
+# rounds (scripts/peers.sh says where their sources come from); not part of
+# make test. Raw output in bench/peers.txt.
+bench-peers:
+	ROUNDS=$(ROUNDS) PROCS="$(PROCS)" W1TIME=$(W1TIME) BENCHTIME=$(BENCHTIME) bash scripts/peers.sh
 
 # Redraws docs/img/plot-*.png from the committed bench/results.txt and
 # bench/frame.txt; no benchmark runs.

@@ -99,6 +99,10 @@ func measure(b *testing.B, im impl, nested bool, warm int, r run) {
 	if err := r(s, warm); err != nil {
 		b.Fatal(err)
 	}
+	m, metered := s.(meter)
+	if metered {
+		m.begin()
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	err = r(s, b.N)
@@ -106,4 +110,14 @@ func measure(b *testing.B, im impl, nested bool, warm int, r run) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	if metered {
+		m.report(b)
+	}
+}
+
+// A meter is a system that reports its own counters over the timed ops as
+// extra benchmark metrics (per op), so that a slow process shows why.
+type meter interface {
+	begin()              // before the timed ops
+	report(b *testing.B) // after them
 }

@@ -20,5 +20,13 @@
 //	go test -run XXX -bench 'W[234]' -benchmem -count=5 > w234.txt
 //	cat w1.txt w234.txt | go run ./cmd/benchtable
 //
+// weft's rows add the pool's own counters per op (workerjobs/op: jobs the
+// workers ran, the owner ran the rest; steals/op, parks/op, wakes/op), so
+// that a slow process shows why; cmd/gstates reads a runtime trace of one.
+//
+// bench/cpp/peers.cpp has the same four workloads for the C++ schedulers
+// enkiTS and Taskflow; scripts/peers.sh (make bench-peers) builds it and
+// runs it in the same rounds as this package's binary.
+//
 // The sources are test files; this file only documents the package.
 package bench

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"testing"
 
 	"github.com/weft-engine/weft/jobs"
 )
@@ -16,6 +17,8 @@ type weft struct {
 	hs   []jobs.Handle // W1 batch and W3 middle-job handles
 	fibs []int64       // W4 result slots, indexed as a binary tree (root 1)
 	fibF jobs.Func     // W4 job body, w.fibJob
+
+	stats0, stats1 []jobs.WorkerStats // the pool's counters at begin and report
 }
 
 // weftFibDepth bounds the W4 fork tree: 2^weftFibDepth result slots hold
@@ -143,3 +146,26 @@ func (w *weft) fibJob(c *jobs.Ctx) {
 }
 
 func (w *weft) close() error { return w.p.Close() }
+
+func (w *weft) begin() { w.stats0 = w.p.Stats(w.stats0[:0]) }
+
+// report adds, per op, the jobs the workers ran (the owner ran the rest),
+// the steals, the parks and the wake-ups of every participant together.
+func (w *weft) report(b *testing.B) {
+	w.stats1 = w.p.Stats(w.stats1[:0])
+	var ran, stolen, parks, wakes uint64
+	for i, s := range w.stats1 {
+		s0 := w.stats0[i]
+		if i > 0 {
+			ran += s.Executed - s0.Executed
+		}
+		stolen += s.Stolen - s0.Stolen
+		parks += s.Parks - s0.Parks
+		wakes += s.Wakes - s0.Wakes
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(ran)/n, "workerjobs/op")
+	b.ReportMetric(float64(stolen)/n, "steals/op")
+	b.ReportMetric(float64(parks)/n, "parks/op")
+	b.ReportMetric(float64(wakes)/n, "wakes/op")
+}

@@ -77,3 +77,31 @@ func (d *deque) steal() (uint32, bool) {
 
 // empty is a racy hint used by thieves to skip victims cheaply. Any goroutine.
 func (d *deque) empty() bool { return d.top.Load() >= d.bottom.Load() }
+
+// stack is the owner's private LIFO of ready jobs while no thief may take
+// them (the serial executor, or solo mode: see adapt.go): the deque's order
+// and capacity without its atomics. Executed only by the driver of parts[0].
+type stack struct {
+	buf []uint32 // capacity dequeSize, made by newParticipant for parts[0]
+}
+
+// push adds idx on top and reports false when the stack is full, where the
+// deque would overflow too.
+func (s *stack) push(idx uint32) bool {
+	if len(s.buf) == cap(s.buf) {
+		return false
+	}
+	s.buf = append(s.buf, idx)
+	return true
+}
+
+// pop takes the most recently pushed index.
+func (s *stack) pop() (uint32, bool) {
+	n := len(s.buf)
+	if n == 0 {
+		return 0, false
+	}
+	idx := s.buf[n-1]
+	s.buf = s.buf[:n-1]
+	return idx, true
+}

@@ -17,6 +17,12 @@
 //     on the owner, and sees the pool through its *Ctx: Ctx.Schedule pushes
 //     to that participant's deque, Ctx.Wait helps until the job is done
 //     (fork-join).
+//   - Solo frames: when the owner's frames are shorter with its own jobs
+//     run by itself alone (a worker descheduled by another process, or jobs
+//     too small to move), workers leave the owner's jobs alone until a
+//     probe finds the workers help again (adapt.go). The owner then runs
+//     its jobs in its Wait and Reset, as the serial executor does; results
+//     are the same either way.
 //   - Guests are any other goroutines. Every Pool method is safe for them,
 //     only slower: their jobs go through the injection queue, and their
 //     Wait sleeps instead of helping. (A guest that finds the owner deque
@@ -39,8 +45,8 @@
 //
 // # Where the contracts are
 //
-// schedule.go (any goroutine), loop.go (a participant's own goroutine) and
-// wait.go (helping, parking, draining) each state their caller once at the
-// top; every function that touches shared state repeats who may call it
+// schedule.go (any goroutine), loop.go (a participant's own goroutine),
+// wait.go (helping, parking, draining) and adapt.go (the owner in Reset)
+// each state their caller once at the top; every function that touches shared state repeats who may call it
 // and the ordering it relies on, as Go's runtime does.
 package jobs

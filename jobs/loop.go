@@ -17,26 +17,46 @@ import (
 	"time"
 )
 
-// An idle participant looks for work at least spinRounds times, yielding in
+// An idle participant looks for work at least spinRounds times, relaxing in
 // between, and for at least spinFor, before it parks. Waking a parked
 // worker costs tens of microseconds (a futex round trip, more in a VM); a
 // frame's passes follow each other closer than that, so a worker that
 // spins across the tail of a pass is there when the next one starts.
+// spinPause is the pause of one round (see relax).
 const (
 	spinRounds = 64
 	spinFor    = 50 * time.Microsecond
+	spinPause  = 8
 )
+
+// relax is one idle round of a spinning participant. When every
+// participant has a P of its own (GOMAXPROCS >= participants when New ran)
+// it pauses on its CPU. runtime.Gosched would put the goroutine on the
+// runtime's global run queue at every round, and there a worker can wait
+// for microseconds each time, runnable but not running, while a P stands
+// idle: a W1 trace showed a worker runnable 89 ms, running 7 ms, while the
+// owner's Reset spun waiting for it (docs/PERFORMANCE.md). With fewer Ps
+// than participants it yields instead, so that the goroutine sharing its P
+// can run. Executed only by a participant's own goroutine.
+func (p *Pool) relax() {
+	if p.sharedPs {
+		runtime.Gosched()
+		return
+	}
+	pause(spinPause)
+}
 
 // participant is the owner or a worker: its deques, its Ctx and its
 // counters. Everything but the deques' tops and the counters' reads is
 // touched only by the goroutine that drives it.
 type participant struct {
-	dq                            [numPriorities]deque
-	executed                      uint64        // jobs finished here; only this goroutine touches it
-	busySince                     int64         // start of the current streak of jobs + 1, 0 outside one; this goroutine only
-	done                          atomic.Uint64 // executed as last published (see publish)
-	stolen, attempts, parks, busy atomic.Uint64
-	g                             atomic.Uintptr // a worker's goroutine (see goroutine), set as it starts; 0 for the owner
+	dq                                   [numPriorities]deque
+	own                                  [numPriorities]stack // parts[0]'s jobs while no thief may take them (see Pool.private)
+	executed                             uint64               // jobs finished here; only this goroutine touches it
+	busySince                            int64                // start of the current streak of jobs + 1, 0 outside one; this goroutine only
+	done                                 atomic.Uint64        // executed as last published (see publish)
+	stolen, attempts, parks, wakes, busy atomic.Uint64
+	g                                    atomic.Uintptr // a worker's goroutine (see goroutine), set as it starts; 0 for the owner
 
 	id     int
 	rng    uint64
@@ -52,6 +72,11 @@ func newParticipant(p *Pool, id int) *participant {
 	w := &participant{id: id, rng: uint64(id)*0x9E3779B97F4A7C15 + 1, sema: make(chan struct{}, 1),
 		stack: make([]uint32, 0, 64), walker: walker{seen: make(map[uint32]struct{})}}
 	w.ctx = Ctx{p: p, w: w}
+	if id == 0 {
+		for pr := range w.own {
+			w.own[pr].buf = make([]uint32, 0, dequeSize)
+		}
+	}
 	return w
 }
 
@@ -94,7 +119,7 @@ func (p *Pool) spin(w *participant) (uint32, bool) {
 }
 
 // spinUntil looks for work for at least spinRounds rounds and spinFor,
-// yielding in between, and stops early once target (if any) finishes. Uncounted in
+// relaxing in between, and stops early once target (if any) finishes. Uncounted in
 // p.spinning: a waiting job is not a free worker. Executed only by w's goroutine.
 func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 	var start int64
@@ -102,7 +127,7 @@ func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 		if target != nil && target.outcome().Done() {
 			return 0, false
 		}
-		runtime.Gosched()
+		p.relax()
 		if idx, ok := p.find(w); ok {
 			return idx, true
 		}
@@ -121,6 +146,9 @@ func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 // Executed only by w's goroutine.
 func (p *Pool) find(w *participant) (uint32, bool) {
 	for pr := numPriorities - 1; pr >= 0; pr-- {
+		if idx, ok := w.own[pr].pop(); ok {
+			return idx, true
+		}
 		if idx, ok := w.dq[pr].pop(); ok {
 			return idx, true
 		}
@@ -138,7 +166,7 @@ func (p *Pool) find(w *participant) (uint32, bool) {
 	start := w.rng % n
 	for i := range n {
 		v := p.parts[(start+i)%n]
-		if v == w {
+		if v == w || !p.stealable(v) {
 			continue
 		}
 		for pr := numPriorities - 1; pr >= 0; pr-- {
@@ -240,7 +268,7 @@ func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 	first := int32(r.job.Label.Chunk)
 	var t0 int64
 	for k := first; k < r.chunkEnd; k++ {
-		if r.chunkEnd-k > 1 && len(p.parts) > 1 {
+		if r.chunkEnd-k > 1 && !p.private(w) {
 			if w.dq[pr].empty() {
 				p.splitOff(w, idx, r, k+(r.chunkEnd-k+1)/2, join)
 			}

@@ -59,18 +59,19 @@ func (ec *eventCount) commit(sema chan struct{}, epoch uint32) {
 func (ec *eventCount) waiters() uint32 { return uint32(ec.state.Load() & waiterMask) }
 
 // notify wakes one sleeper (all of them if all is set) and makes every
-// prepared waiter's commit return. Any goroutine may call it; with no
-// prepared waiter it is a single atomic load.
-func (ec *eventCount) notify(all bool) {
+// prepared waiter's commit return; it reports whether it woke a sleeper.
+// Any goroutine may call it; with no prepared waiter it is a single atomic
+// load.
+func (ec *eventCount) notify(all bool) bool {
 	if ec.state.Load()&waiterMask == 0 {
-		return
+		return false
 	}
 	ec.mu.Lock()
 	ec.state.Add(1 << 32) // new epoch: prepared-but-uncommitted waiters will not sleep
 	n := len(ec.sleepers)
 	if n == 0 {
 		ec.mu.Unlock()
-		return
+		return false
 	}
 	wake := ec.sleepers[n-1:]
 	if all {
@@ -82,4 +83,5 @@ func (ec *eventCount) notify(all bool) {
 	}
 	ec.sleepers = ec.sleepers[:n-len(wake)]
 	ec.mu.Unlock()
+	return true
 }

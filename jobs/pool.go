@@ -39,10 +39,12 @@ type Pool struct {
 	parts    []*participant // parts[0] is the owner, then the workers
 	ec       *eventCount
 	draining atomic.Bool // every completion wakes the owner (Reset, Close)
+	solo     atomic.Bool // the owner runs its own jobs alone this frame (see adapt.go)
 	closed   atomic.Bool
 	quit     atomic.Bool
 	tracing  atomic.Bool
 	traceCap int
+	sharedPs bool // GOMAXPROCS < participants when New ran: spinners yield their P (see relax)
 	t0       time.Time
 	wg       sync.WaitGroup
 
@@ -52,6 +54,7 @@ type Pool struct {
 	guard          atomic.Bool    // held by whoever drives parts[0] (the owner deque), twice per Pool call
 	driver         atomic.Uintptr // the goroutine driving parts[0] inside Wait, Reset or Close (see inJob), else 0
 	finishedFrames uint64         // jobs of the frames before the last Reset; owner only
+	adapter        adapter        // the frame times that choose solo mode; owner only (see adapt.go)
 	observer       walker         // Observed's scratch; owner only
 	_              [64]byte
 	spinning       atomic.Int32 // workers looking for work; while > 0 no wake-up is needed
@@ -80,6 +83,7 @@ func New(opts Options) (*Pool, error) {
 		ec:       newEventCount(w + 1),
 		guests:   newEventCount(1),
 		traceCap: cmpOr(opts.TraceCapacity, 1<<16),
+		sharedPs: runtime.GOMAXPROCS(0) < w+1,
 		t0:       time.Now(),
 		owner:    goroutine(),
 		observer: walker{seen: make(map[uint32]struct{})},
@@ -229,6 +233,7 @@ func (p *Pool) Reset() error {
 	}
 	defer p.leave(w)
 	err := p.drain(w)
+	p.adapt()
 	p.finishedFrames += uint64(p.jobs.next.Load())
 	p.jobs.reset()
 	p.edges.reset()
@@ -360,6 +365,7 @@ type WorkerStats struct {
 	Stolen        uint64 // jobs taken from another participant's deque
 	StealAttempts uint64
 	Parks         uint64
+	Wakes         uint64        // parked participants this one woke to take the work it readied
 	Busy          time.Duration // running jobs: from finding work to running out of it
 }
 
@@ -373,6 +379,7 @@ func (p *Pool) Stats(dst []WorkerStats) []WorkerStats {
 			Stolen:        w.stolen.Load(),
 			StealAttempts: w.attempts.Load(),
 			Parks:         w.parks.Load(),
+			Wakes:         w.wakes.Load(),
 			Busy:          time.Duration(w.busy.Load()),
 		})
 	}

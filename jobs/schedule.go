@@ -178,16 +178,26 @@ func (p *Pool) releaseHold(w *participant, idx uint32) {
 
 // push makes a ready job available: on w's deque, or through the injection
 // queue for guests and on overflow; then wakes a sleeper if nobody is
-// spinning. Executed by w's goroutine (w may be nil for a guest).
+// spinning. The owner's jobs that no thief may take go on its private
+// stack instead, in the same order, waking nobody. Executed by w's
+// goroutine (w may be nil for a guest).
 func (p *Pool) push(w *participant, idx uint32, pr Priority) {
+	if w != nil && p.private(w) {
+		if !w.own[pr].push(idx) {
+			p.inj.put(idx, pr)
+		}
+		return // nobody to wake for it
+	}
 	if w == nil || !w.dq[pr].push(idx) {
 		p.inj.put(idx, pr)
 	}
 	// Wake a sleeper only if there is one and nobody is already looking.
-	// Both loads are seq-cst and follow the push: a waiter prepares, and a
+	// The loads are seq-cst and follow the push: a waiter prepares, and a
 	// spinner stops spinning, before rechecking the queues.
 	if p.ec.waiters() != 0 && p.spinning.Load() == 0 {
-		p.ec.notify(false)
+		if p.ec.notify(false) && w != nil {
+			w.wakes.Add(1)
+		}
 	}
 }
 

@@ -7,10 +7,6 @@ package jobs
 // or flagWatched) before its last check, and finish notifies after
 // storing the outcome.
 
-import (
-	"runtime"
-)
-
 // help runs jobs on w until target is done, parking when there is nothing
 // to run. It refuses waits that could never end. Executed only by w's goroutine.
 func (p *Pool) help(w *participant, idx uint32, target *record) error {
@@ -82,18 +78,19 @@ func (p *Pool) drain(w *participant) (err error) {
 	defer w.endBusy(p)
 	err = p.cancelEvents(w)
 	for spins := 0; ; spins++ {
+		if j, ok := p.find(w); ok { // while there is work the frame is not idle: no need to look
+			w.beginBusy(p)
+			p.run(w, j)
+			spins = -1 // the spin budget counts idle rounds only
+			continue
+		}
+		w.endBusy(p)
 		p.publish(w)
 		if p.idle() {
 			return err
 		}
-		if j, ok := p.find(w); ok {
-			w.beginBusy(p)
-			p.run(w, j)
-			continue
-		}
-		w.endBusy(p)
 		if spins < spinRounds { // workers publish as they run dry: usually soon
-			runtime.Gosched()
+			p.relax()
 			continue
 		}
 		if e := p.cancelEvents(w); err == nil {

@@ -7,7 +7,9 @@
 //		-bench '^BenchmarkW1=1000000x' -bench '^BenchmarkW[2-9]=100x'
 //
 // Each -bench is a regexp of top-level benchmarks and the -benchtime their
-// leaves run with. A first pass at -benchtime 1x lists the leaves (the
+// leaves run with. -bin may be given more than once: every binary's leaves
+// join the same shuffled rounds (scripts/peers.sh adds the C++ peers of
+// bench/cpp, which answer like test binaries), so one table compares them. A first pass at -benchtime 1x lists the leaves (the
 // sub-benchmarks that print results); then each round runs every (leaf,
 // GOMAXPROCS) pair once, in an order shuffled per round, so that a noisy
 // spell of the machine spreads over all rows instead of hitting one, and no
@@ -58,16 +60,17 @@ func (s *sets) Set(v string) error {
 	return nil
 }
 
-// config is one process: a leaf benchmark at one GOMAXPROCS.
+// config is one process: a leaf benchmark of a binary at one GOMAXPROCS.
 type config struct {
-	leaf, benchtime, procs string
-	lines                  []string // result lines of every round
+	bin, leaf, benchtime, procs string
+	lines                       []string // result lines of every round
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("benchrun", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	bin := fs.String("bin", "", "compiled test `binary` (go test -c)")
+	var bins list
+	fs.Var(&bins, "bin", "compiled test `binary` (go test -c), repeatable")
 	rounds := fs.Int("rounds", 9, "rounds; each runs every configuration once")
 	procs := fs.String("procs", "2", "space-separated GOMAXPROCS values")
 	seed := fs.Uint64("seed", 1, "seed of the shuffle")
@@ -77,24 +80,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *bin == "" || len(benches) == 0 || *rounds < 1 {
+	if len(bins) == 0 || len(benches) == 0 || *rounds < 1 {
 		return errors.New("need -bin, at least one -bench and -rounds ≥ 1")
 	}
-	var configs []*config
-	var header string
-	for _, b := range benches {
-		out, err := invoke(*bin, b.re, "1x", "")
-		if err != nil {
-			return err
-		}
-		if header == "" {
-			header = headerOf(out)
-		}
-		for _, leaf := range leaves(out) {
-			for _, p := range strings.Fields(*procs) {
-				configs = append(configs, &config{leaf: leaf, benchtime: b.benchtime, procs: p})
-			}
-		}
+	configs, header, err := listConfigs(bins, benches, strings.Fields(*procs))
+	if err != nil {
+		return err
 	}
 	if len(configs) == 0 {
 		return errors.New("no benchmark matched")
@@ -105,7 +96,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for i, c := range order {
 			fmt.Fprintf(stderr, "round %d/%d, %d/%d: %s GOMAXPROCS=%s\n", round+1, *rounds, i+1, len(order), c.leaf, c.procs)
-			out, err := invoke(*bin, exact(c.leaf), c.benchtime, c.procs)
+			out, err := invoke(c.bin, exact(c.leaf), c.benchtime, c.procs)
 			if err != nil {
 				return err
 			}
@@ -123,9 +114,39 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *outPath != "" {
 		return os.WriteFile(*outPath, []byte(b.String()), 0o644)
 	}
-	_, err := io.WriteString(stdout, b.String())
+	_, err = io.WriteString(stdout, b.String())
 	return err
 }
+
+// listConfigs runs every binary's matching benchmarks once at -benchtime 1x and
+// returns a config per (leaf, procs), and the first binary's header.
+func listConfigs(bins []string, benches sets, procs []string) ([]*config, string, error) {
+	var configs []*config
+	var header string
+	for _, bin := range bins {
+		for _, b := range benches {
+			out, err := invoke(bin, b.re, "1x", "")
+			if err != nil {
+				return nil, "", err
+			}
+			if header == "" {
+				header = headerOf(out)
+			}
+			for _, leaf := range leaves(out) {
+				for _, p := range procs {
+					configs = append(configs, &config{bin: bin, leaf: leaf, benchtime: b.benchtime, procs: p})
+				}
+			}
+		}
+	}
+	return configs, header, nil
+}
+
+// list is a repeatable string flag.
+type list []string
+
+func (l *list) String() string     { return strings.Join(*l, " ") }
+func (l *list) Set(v string) error { *l = append(*l, v); return nil }
 
 // invoke runs the test binary's benchmarks matching re, once each.
 func invoke(bin, re, benchtime, procs string) ([]byte, error) {

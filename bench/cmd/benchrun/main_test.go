@@ -52,3 +52,26 @@ func TestExact(t *testing.T) {
 		t.Errorf("exact = %q", exact("W2ParallelFor/weft/chunk=1024"))
 	}
 }
+
+// TestTwoBinaries: the leaves of every -bin join the same rounds.
+func TestTwoBinaries(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.test"), filepath.Join(dir, "b.test")
+	if err := os.WriteFile(a, []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other := strings.ReplaceAll(strings.ReplaceAll(fake, "/x", "/p"), "/y", "/q")
+	other = strings.ReplaceAll(strings.ReplaceAll(other, "'^x$'", "'^p$'"), "'^y$'", "'^q$'")
+	if err := os.WriteFile(b, []byte(other), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var out, log strings.Builder
+	if err := run([]string{"-bin", a, "-bin", b, "-rounds", "2", "-bench", "^BenchmarkA=5x"}, &out, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	for _, leaf := range []string{"BenchmarkA/x-2 ", "BenchmarkA/y-2 ", "BenchmarkA/p-2 ", "BenchmarkA/q-2 "} {
+		if n := strings.Count(out.String(), leaf); n != 2 {
+			t.Errorf("%q: %d result lines, want one per round (2):\n%s", leaf, n, out.String())
+		}
+	}
+}

@@ -17,6 +17,9 @@
 //	FrameBatch  impl ns/op ÷ the best fixed batch's ns/op, and for the
 //	            adaptive batch the batch it settled on (median)
 //
+// An impl named <name>.<lang> is compared with serial.<lang> when there is
+// such a row (scripts/peers.sh's C++ peers and their own plain loops).
+//
 // Results at several GOMAXPROCS (benchrun -procs "1 2") get a table each.
 // Other lines (goos, cpu, PASS, ...) are ignored, except that benchrun's
 // machine line, cpu and the GOMAXPROCS suffix are echoed above the tables.
@@ -169,8 +172,8 @@ func (x *workload) print(w io.Writer) {
 	row(w, head)
 	row(w, slices.Repeat([]string{"---"}, len(head)))
 	for vi, v := range x.variants {
-		serial := x.reference(v)
 		for _, im := range x.impls[v] {
+			serial := x.reference(v, im)
 			b := x.rows[[2]string{v, im}]
 			ns := results.Median(b.NsPerOp())
 			cells := []string{im}
@@ -197,12 +200,12 @@ func (x *workload) print(w io.Writer) {
 	}
 }
 
-// reference is the median ns/op the ratio column compares a variant's
-// impls with: serial's, or for FrameBatch the fastest fixed batch's; 0 if
-// there is none.
-func (x *workload) reference(v string) float64 {
+// reference is the median ns/op the ratio column compares impl im of
+// variant v with: its serial baseline's, or for FrameBatch the fastest
+// fixed batch's; 0 if there is none.
+func (x *workload) reference(v, im string) float64 {
 	if x.name != "FrameBatch" {
-		if b := x.rows[[2]string{v, "serial"}]; b != nil {
+		if b := x.rows[[2]string{v, baseline(im, x.rows, v)}]; b != nil {
 			return results.Median(b.NsPerOp())
 		}
 		return 0
@@ -214,6 +217,18 @@ func (x *workload) reference(v string) float64 {
 		}
 	}
 	return best
+}
+
+// baseline is the impl im's serial row: serial.<lang> for an impl named
+// <name>.<lang> when the input has that row (the C++ peers of
+// scripts/peers.sh against their own plain loops), else serial.
+func baseline(im string, rows map[[2]string]*results.Benchmark, variant string) string {
+	if _, lang, ok := strings.Cut(im, "."); ok {
+		if own := "serial." + lang; rows[[2]string{variant, own}] != nil {
+			return own
+		}
+	}
+	return "serial"
 }
 
 // variantColumn names the variant column and its cells: "chunk" and "1024"

@@ -94,3 +94,18 @@ func TestRunEmpty(t *testing.T) {
 		t.Error("no error for input without results")
 	}
 }
+
+// TestOwnBaseline: an impl <name>.<lang> is compared with serial.<lang>,
+// the others with serial.
+func TestOwnBaseline(t *testing.T) {
+	in := `BenchmarkW4Fib/weft-2          	200	2000000 ns/op
+BenchmarkW4Fib/serial-2        	200	4000000 ns/op
+BenchmarkW4Fib/enkiTS.cpp-2    	200	 500000 ns/op
+BenchmarkW4Fib/serial.cpp-2    	200	1000000 ns/op
+BenchmarkW4Fib/taskflow.rs-2   	200	1000000 ns/op
+`
+	assertLines(t, table(t, in),
+		"| weft | 2000000 | 2000000–2000000 | - | 2.00 |\n",
+		"| enkiTS.cpp | 500000 | 500000–500000 | - | 2.00 |\n",
+		"| taskflow.rs | 1000000 | 1000000–1000000 | - | 4.00 |\n")
+}

@@ -1,0 +1,171 @@
+package jobs
+
+import "slices"
+
+// Adapting to the machine, frame by frame. A worker helps the owner only if
+// it runs: when the OS deschedules it for whole timeslices (another process
+// busy on its core), a chunk or job it took holds the owner at the next
+// join for milliseconds, and its spinning and wake-ups cost the owner too.
+// Then the frame is faster with the owner running its own jobs alone, as
+// the serial executor does. No signal inside the pool says which case
+// holds, so the owner measures it: each Reset ends a frame, and frames run
+// in one mode, with a short probe of the other now and then; the mode with
+// the shorter frames stays.
+//
+// In solo mode workers take no job from the owner's deques and the owner's
+// pushes wake nobody, so the owner's jobs run in its Wait and Reset, as on
+// the serial executor; jobs readied elsewhere (a guest's, an event's
+// successors, a worker's children) still run on the workers. Results are
+// the same in both modes: they never depend on who runs a job.
+//
+// Everything here is executed only by the driver of parts[0] inside Reset
+// (see Pool.Reset), which holds Pool.guard; p.solo is the one field that
+// others read.
+
+// Probing solo mode costs frames when the workers do help, so the owner
+// probes it only while it spends more than idleProbe of its frames outside
+// jobs (waiting for others, or scheduling): a pool whose owner is busy
+// running jobs all frame long has nothing to gain from running them alone.
+//
+// A probe runs probeFrames frames of the other mode, then probeFrames of
+// the home mode, and compares the median of the last probeFrames-1 of the
+// first half (the first frame pays for the switch: a wake-up, cold caches)
+// with the home mode's frames around it: the median of the last ones
+// before the probe and of those after, so that frames growing or
+// shrinking meanwhile (a game filling up) favour neither mode, and one
+// stalled frame (another process, a page fault) moves no median. The other
+// mode becomes home when it is faster by switchMargin. The first probe
+// comes after probeFirst frames (a pool's first frames can be empty), then
+// one every probeMin frames, and, while each finds the other mode slower
+// by more than clearMargin, four times more rarely each time, up to every
+// probeMax frames: a clear answer costs little to re-check.
+const (
+	probeFrames  = 4
+	probeFirst   = 8
+	probeMin     = 16
+	probeMax     = 512
+	switchMargin = 0.05
+	clearMargin  = 0.15
+	idleProbe    = 0.15
+	idleWeight   = 8 // the owner's idle share moves 1/idleWeight of the way to each frame's
+)
+
+// window holds the last probeFrames-1 frame times of one kind.
+type window struct {
+	d [probeFrames - 1]int64
+	n int // frames put, ever
+}
+
+func (w *window) put(d int64) { w.d[w.n%len(w.d)] = d; w.n++ }
+
+// median of the frames in w; 0 when it is not full.
+func (w *window) median() int64 {
+	if w.n < len(w.d) {
+		return 0
+	}
+	s := w.d
+	slices.Sort(s[:])
+	return s[len(s)/2]
+}
+
+// adapter keeps the home mode's recent frames and the probe schedule.
+type adapter struct {
+	last    int64   // p.now() at the previous Reset; 0 before the first
+	solo    bool    // the home mode: the one run between probes
+	wait    int     // frames of the home mode before the next probe
+	every   int     // the probe interval now
+	probe   int     // frames left in the current probe (see probeFrame), 0 outside one
+	settled bool    // the home mode's last frame was not a switch's first
+	busy    int64   // the owner's busy time (WorkerStats.Busy) at the previous Reset
+	idle    float64 // mean share of the home mode's frames that the owner spent outside jobs
+
+	before, other, after window // home frames before a probe, the probe's, home frames after it
+}
+
+// frameEnd takes the frame that ended at now, in which the owner's busy
+// time reached busy, and returns whether the next frame runs solo.
+func (a *adapter) frameEnd(now, busy int64) bool {
+	d := now - a.last
+	first := a.last == 0
+	idle := 1 - float64(busy-a.busy)/float64(max(d, 1))
+	a.last, a.busy = now, busy
+	if first {
+		a.wait, a.every = probeFirst, probeMin
+		return a.solo
+	}
+	if a.probe > 0 {
+		return a.probeFrame(d)
+	}
+	if a.settled {
+		a.before.put(d)
+		a.idle += (idle - a.idle) / idleWeight
+	}
+	a.settled = true
+	if a.wait--; a.wait > 0 || a.before.median() == 0 || (!a.solo && a.idle < idleProbe) {
+		return a.solo
+	}
+	a.probe, a.other.n, a.after.n = 2*probeFrames, 0, 0
+	return !a.solo
+}
+
+// probeFrame takes a frame of a probe: probeFrames of the other mode, then
+// probeFrames of the home mode, the first of each not counted. It returns
+// the next frame's mode.
+func (a *adapter) probeFrame(d int64) bool {
+	switch {
+	case a.probe == 2*probeFrames || a.probe == probeFrames: // paid for a switch
+	case a.probe > probeFrames:
+		a.other.put(d)
+	default:
+		a.after.put(d)
+	}
+	a.probe--
+	switch {
+	case a.probe > probeFrames:
+		return !a.solo
+	case a.probe > 0:
+		return a.solo
+	}
+	a.decide()
+	return a.solo
+}
+
+// decide ends a probe: the other mode becomes home if its frames were
+// shorter than the home mode's around them by switchMargin.
+func (a *adapter) decide() {
+	got := float64(a.other.median())
+	ref := float64(a.before.median()+a.after.median()) / 2
+	a.before = a.after // the home mode's latest frames
+	switch {
+	case got < ref*(1-switchMargin):
+		a.solo, a.settled = !a.solo, false
+		a.before = a.other
+		a.every = probeMin
+	case got > ref*(1+clearMargin):
+		a.every = min(4*a.every, probeMax)
+	default:
+		a.every = probeMin
+	}
+	a.wait = a.every
+}
+
+// adapt ends a frame for the adapter and sets the next frame's mode.
+// Executed only by the driver of parts[0] in Reset, once no job is in
+// flight: workers read p.solo when they look for work, so a change takes
+// effect at their next look.
+func (p *Pool) adapt() {
+	if len(p.parts) == 1 {
+		return
+	}
+	p.solo.Store(p.adapter.frameEnd(p.now()+1, int64(p.parts[0].busy.Load())))
+}
+
+// stealable reports whether thieves may take jobs from victim v's deques:
+// always, except from the owner's in solo mode. Any goroutine.
+func (p *Pool) stealable(v *participant) bool { return v.id != 0 || !p.solo.Load() }
+
+// private reports whether no other participant may take what w pushes:
+// w is the owner of the serial executor or of a solo frame. Its jobs then
+// go on its private stack, and splitting a range job cannot pay. Executed
+// only by w's goroutine.
+func (p *Pool) private(w *participant) bool { return len(p.parts) == 1 || !p.stealable(w) }

@@ -1,0 +1,13 @@
+#include "textflag.h"
+
+// func pause(n uint32)
+TEXT ·pause(SB), NOSPLIT, $0-4
+	MOVL n+0(FP), AX
+	TESTL AX, AX
+	JZ done
+again:
+	PAUSE
+	DECL AX
+	JNZ again
+done:
+	RET

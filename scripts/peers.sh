@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# peers.sh [ROUNDS]: bench/'s W1–W4 for weft, the Go peers and two C++ task
+# schedulers, enkiTS (commit 771a0876) and Taskflow (v4.1.0), in the same
+# shuffled rounds, every configuration its own process (bench/cmd/benchrun
+# with one -bin per program), then one table (bench/cmd/benchtable). Raw
+# output goes to bench/peers.txt (OUT=... to change).
+#
+# The C++ side is bench/cpp/peers.cpp, the same workload definitions as
+# bench/workloads_test.go, built with g++ -O2 (scalar loops, like Go's)
+# against the peers' sources, which are never committed here; its rows are
+# named enkiTS.cpp and taskflow.cpp, and their ratios are taken against
+# serial.cpp, the same kernels in plain C++ loops, not against Go's serial.
+# The sources are taken, in this order, from:
+#   PEERS_SRC=dir     a directory holding enkiTS/ and taskflow/ source trees
+#   PEERS_MIRROR=dir  git directories dir/dougbinks+enkiTS/repo and
+#                     dir/taskflow+taskflow/repo (default /work/.mirror),
+#                     archived at the pinned commits into a temporary dir
+#   git clone         from github.com, when the network allows
+# and the script skips the run (exit 0) with a message saying so when none
+# works, or when g++ is missing.
+# ROUNDS (default 9), PROCS (default 2), W1TIME and BENCHTIME as make bench.
+set -euo pipefail
+rounds=${1:-${ROUNDS:-9}}
+procs=${PROCS:-2}
+w1time=${W1TIME:-1000000x}
+benchtime=${BENCHTIME:-100x}
+enki_rev=771a0876
+tf_rev=v4.1.0
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/bench/peers.txt}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# source NAME REPO REV: prints a directory holding NAME's tree at REV.
+source_of() {
+	local name=$1 repo=$2 rev=$3 mirror=${PEERS_MIRROR:-/work/.mirror}
+	if [ -n "${PEERS_SRC:-}" ]; then
+		[ -d "$PEERS_SRC/$name" ] || { echo "peers.sh: PEERS_SRC=$PEERS_SRC has no $name/" >&2; return 1; }
+		echo "$PEERS_SRC/$name"
+		return
+	fi
+	mkdir -p "$tmp/src/$name"
+	local gd="$mirror/${repo/\//+}/repo"
+	if [ -d "$gd" ] && git --git-dir="$gd" archive "$rev" | tar -x -C "$tmp/src/$name"; then
+		echo "$tmp/src/$name"
+		return
+	fi
+	if GIT_TERMINAL_PROMPT=0 git clone -q "https://github.com/$repo" "$tmp/clone-$name" 2>/dev/null &&
+		git -C "$tmp/clone-$name" archive "$rev" | tar -x -C "$tmp/src/$name"; then
+		echo "$tmp/src/$name"
+		return
+	fi
+	echo "peers.sh: skipped: no $name sources at $rev: not in PEERS_SRC, not in $gd, and github.com/$repo could not be cloned. Set PEERS_SRC=dir with $name/ in it (or PEERS_MIRROR); make bench runs the Go side alone." >&2
+	return 1
+}
+
+command -v g++ >/dev/null || { echo "peers.sh: skipped: g++ is not installed (make bench runs the Go side alone)" >&2; exit 0; }
+enki=$(source_of enkiTS dougbinks/enkiTS "$enki_rev") || exit 0
+tf=$(source_of taskflow taskflow/taskflow "$tf_rev") || exit 0
+echo "building the C++ peers (enkiTS $enki_rev, Taskflow $tf_rev) ..." >&2
+g++ -std=c++20 -O2 -pthread -DPEER_SERIAL "$root/bench/cpp/peers.cpp" -o "$tmp/serial"
+g++ -std=c++20 -O2 -pthread -DPEER_ENKITS -I"$enki/src" "$root/bench/cpp/peers.cpp" "$enki/src/TaskScheduler.cpp" -o "$tmp/enkits"
+g++ -std=c++20 -O2 -pthread -DPEER_TASKFLOW -I"$tf" "$root/bench/cpp/peers.cpp" -o "$tmp/taskflow"
+cd "$root/bench"
+go test -c -o "$tmp/bench.test" .
+go run ./cmd/benchrun -bin "$tmp/bench.test" -bin "$tmp/serial" -bin "$tmp/enkits" -bin "$tmp/taskflow" \
+	-rounds "$rounds" -procs "$procs" -o "$out" \
+	-bench "^BenchmarkW1=$w1time" -bench "^BenchmarkW[2-9]=$benchtime"
+go run ./cmd/benchtable <"$out"
