@@ -30,7 +30,7 @@ XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz bench-frame bench-batch bench-contention bench-peers plots
+.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz bench-frame bench-batch bench-contention bench-peers bench-demo plots
 
 help:
 	@echo "make run         run the demo game, go run ./demo (installs build packages if missing)"
@@ -44,6 +44,7 @@ help:
 	@echo "make bench-batch [ROUNDS=9]  the frame at fixed batch sizes against the adaptive batch, raw output in bench/batch.txt"
 	@echo "make bench-contention [ROUNDS=9]  headless step, 0 against 1 worker, with a CPU hog on core 1"
 	@echo "make bench-peers [ROUNDS=9]  make bench's workloads with enkiTS and Taskflow (C++) in the same rounds: bench/peers.txt"
+	@echo "make bench-demo [ROUNDS=9]   the demo window under Xvfb, serial against 1 worker: TPS and FPS"
 
 deps: deps-test
 
@@ -161,6 +162,9 @@ bench-batch:
 # and 50k entities, alternating, while a hog spins on core 1.
 bench-contention:
 	bash scripts/contention.sh $(ROUNDS)
+
+bench-demo: deps-test
+	bash scripts/demo-rates.sh $(ROUNDS)
 
 # bench/'s workloads with the C++ peers enkiTS and Taskflow in the same
 # rounds (scripts/peers.sh says where their sources come from); not part of
