@@ -45,8 +45,7 @@ type Node struct {
 
 	predLo, predHi int32
 	job            int32 // its index in jobs
-	finish         int64 // scratch: longest path ending here, or simulated finish
-	readyAt        int64 // scratch: simulated time its prerequisites are done
+	finish         int64 // scratch: longest path ending here
 	from           int32 // scratch: the critical predecessor, -1 if none
 }
 
@@ -59,8 +58,9 @@ type jobNodes struct {
 	sLo, sHi   int32 // its dependent jobs in succ
 
 	pending int32 // scratch: prerequisite jobs not yet finished
-	left    int32 // scratch: nodes not yet finished
-	done    int64 // scratch: the latest finish of its nodes so far
+	next    int32 // scratch: its next node to place
+	ready   int64 // scratch: when its prerequisites finish
+	done    int64 // scratch: the latest finish of its nodes placed so far
 }
 
 type scratch struct {
@@ -270,56 +270,51 @@ func (g *Graph) CriticalPath(dst []int32) ([]int32, int64) {
 // that frees up first. Job times are the measured ones; scheduling overhead
 // and memory effects are not modelled. O(n log n). One participant never
 // waits: its frame time is the work.
+//
+// The ready heap holds jobs, not nodes: a job's nodes become ready
+// together and are numbered in a row, so once its next node is the first
+// ready one, its following nodes are too, until it has none left.
 func (g *Graph) Predict(participants int) int64 {
 	if participants <= 1 {
 		return g.Work()
 	}
 	byReady := func(a, b int32) bool {
-		na, nb := &g.Nodes[a], &g.Nodes[b]
-		return na.readyAt < nb.readyAt || na.readyAt == nb.readyAt && a < b
+		ja, jb := &g.jobs[a], &g.jobs[b]
+		return ja.ready < jb.ready || ja.ready == jb.ready && ja.next < jb.next
 	}
 	g.ready = g.ready[:0]
 	for j := range g.jobs {
 		jb := &g.jobs[j]
-		jb.pending, jb.left, jb.done = jb.jpHi-jb.jpLo, jb.n, 0
+		jb.pending, jb.next, jb.ready, jb.done = jb.jpHi-jb.jpLo, jb.lo, 0, 0
 		if jb.pending == 0 {
-			g.ready = g.release(g.ready, jb, 0, byReady)
+			g.ready = heapPush(g.ready, int32(j), byReady)
 		}
 	}
 	g.free = slices.Grow(g.free[:0], participants)[:participants]
 	clear(g.free) // a min-heap of the times participants free up
 	var makespan int64
 	for len(g.ready) > 0 {
-		var u int32
-		g.ready, u = heapPop(g.ready, byReady)
-		nd := &g.Nodes[u]
-		nd.finish = max(nd.readyAt, g.free[0]) + nd.Cost
-		g.free[0] = nd.finish
+		jb := &g.jobs[g.ready[0]]
+		nd := &g.Nodes[jb.next]
+		if jb.next++; jb.next == jb.lo+jb.n {
+			g.ready, _ = heapPop(g.ready, byReady)
+		}
+		finish := max(jb.ready, g.free[0]) + nd.Cost
+		g.free[0] = finish
 		heapFix(g.free, 0, func(a, b int64) bool { return a < b })
-		makespan = max(makespan, nd.finish)
-		jb := &g.jobs[nd.job]
-		jb.done = max(jb.done, nd.finish)
-		if jb.left--; jb.left > 0 {
+		makespan, jb.done = max(makespan, finish), max(jb.done, finish)
+		if jb.next < jb.lo+jb.n { // its other nodes are still to be placed
 			continue
 		}
 		for _, s := range g.succ[jb.sLo:jb.sHi] { // the job is done: its dependents may be ready
 			d := &g.jobs[s]
-			d.done = max(d.done, jb.done) // until d runs, done is when its prerequisites are
+			d.ready = max(d.ready, jb.done)
 			if d.pending--; d.pending == 0 {
-				g.ready = g.release(g.ready, d, d.done, byReady)
+				g.ready = heapPush(g.ready, s, byReady)
 			}
 		}
 	}
 	return makespan
-}
-
-// release pushes the nodes of job jb, ready at t, onto the heap h.
-func (g *Graph) release(h []int32, jb *jobNodes, t int64, less func(a, b int32) bool) []int32 {
-	for i := jb.lo; i < jb.lo+jb.n; i++ {
-		g.Nodes[i].readyAt = t
-		h = heapPush(h, i, less)
-	}
-	return h
 }
 
 // A binary min-heap over a slice, ordered by less.
