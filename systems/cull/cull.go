@@ -16,9 +16,9 @@ import (
 //	place    one job: where each piece of the draw order starts
 //	pieces   per piece of the draw order: the chunks' runs of it merged, the items copied in that order
 //
-// and Merge, on the owner, appends them to the snapshot's draw list in one
-// copy. The draw order is cut into pieces by splitter keys, taken from the
-// last step's draw list at equal steps, so that the pieces are about equal
+// and Merge, on the owner, hands them to the snapshot's draw list. The
+// draw order is cut into pieces by splitter keys, taken from the last
+// step's draw list at equal steps, so that the pieces are about equal
 // while the view changes little; any splitters give the same draw list,
 // only a less even split. The order is total (the entity breaks ties), so
 // the draw list is the same for every worker count and batch size. Three
@@ -31,7 +31,7 @@ type System struct {
 	camera               ecs.ResReader[engine.Camera]
 	pass, place, collect *engine.Pass
 
-	split   []key               // pieces-1 keys: piece p holds the keys from split[p-1] up to before split[p]
+	split   []key               // pieces-1 keys: piece p holds the keys from split[p-1] up to before split[p]; Merge writes them, the next step's visible jobs read them
 	raw     [][]engine.Item     // per chunk: visible items, in row order
 	keys    [][]key             // per chunk: their sort keys, sorted
 	cut     [][pieces + 1]int32 // per chunk: piece p of its keys is keys[cut[p]:cut[p+1]]
