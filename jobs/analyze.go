@@ -15,15 +15,23 @@ import (
 // frame time a pool of another size would likely take. Waits inside jobs
 // (fork-join) are not edges: a waiting job's time includes its wait.
 //
+// Edges join jobs, not nodes: every node of a job has the job's
+// prerequisites, and a prerequisite job counts whole. So the graph keeps
+// them per job, and a pass of 50 chunks after a pass of 50 chunks costs 50
+// entries, not 2,500 node pairs: the engine analyses every step on the
+// owner, where this time is serial.
+//
 // A Graph reuses its buffers: Build after warm-up allocates nothing.
 type Graph struct {
 	Nodes []Node
 
 	index map[Handle]int32 // a job's index in jobs
 	jobs  []jobNodes
-	preds []int32    // node i's prerequisites are preds[Nodes[i].predLo:Nodes[i].predHi]
-	edges [][2]int32 // (to, from) while Build gathers preds, then (from, to) sorted, for succs
-	order []int32    // topological order
+	edges [][2]int32 // (to, from) jobs, sorted, without duplicates
+	jpred []int32    // job j's prerequisite jobs are jpred[jobs[j].jpLo:jobs[j].jpHi]
+	preds []int32    // the nodes of those jobs: Nodes[i]'s prerequisites are preds[Nodes[i].predLo:Nodes[i].predHi]
+	succ  []int32    // job j's dependent jobs are succ[jobs[j].sLo:jobs[j].sHi]
+	order []int32    // nodes in topological order
 	scratch
 }
 
@@ -36,22 +44,28 @@ type Node struct {
 	Cost       int64 // the slice's duration: the job's (or chunk's) own running time
 
 	predLo, predHi int32
-	finish         int64 // scratch: longest path ending here, or simulated finish
-	readyAt        int64 // scratch: simulated time its prerequisites are done
+	job            int32 // its index in jobs
+	finish         int64 // scratch: longest path ending here
 	from           int32 // scratch: the critical predecessor, -1 if none
 }
 
-// jobNodes are a job's nodes, Nodes[lo:lo+n], one per traced slice.
+// jobNodes are a job's nodes, Nodes[lo:lo+n], one per traced slice, and
+// its edges.
 type jobNodes struct {
-	lo, n int32
-	split int32 // the range job (index in jobs) it was split off, -1 if none
+	lo, n      int32
+	split      int32 // the range job (index in jobs) it was split off, -1 if none
+	jpLo, jpHi int32 // its prerequisite jobs in jpred
+	sLo, sHi   int32 // its dependent jobs in succ
+
+	pending int32 // scratch: prerequisite jobs not yet finished
+	next    int32 // scratch: its next node to place
+	ready   int64 // scratch: when its prerequisites finish
+	done    int64 // scratch: the latest finish of its nodes placed so far
 }
 
 type scratch struct {
-	pending []int32
-	ready   []int32
-	free    []int64
-	succBuf []int32
+	ready []int32
+	free  []int64
 }
 
 // Build replaces g's contents with the graph of events (as ReadTrace
@@ -61,10 +75,11 @@ func (g *Graph) Build(events []Event) {
 	g.nodes(events)
 	g.gatherEdges(events)
 	g.gatherPreds()
+	g.gatherSuccs()
 	g.topoSort()
 }
 
-// gatherEdges collects the edges of events as (to, from) node pairs, sorted
+// gatherEdges collects the edges of events as (to, from) job pairs, sorted
 // and without duplicates, and notes which job each split came from.
 func (g *Graph) gatherEdges(events []Event) {
 	g.edges = g.edges[:0]
@@ -76,12 +91,7 @@ func (g *Graph) gatherEdges(events []Event) {
 		}
 		switch e.Kind {
 		case KindEdge: // every slice of from before every slice of to
-			f, t := g.jobs[from], g.jobs[to]
-			for ti := t.lo; ti < t.lo+t.n; ti++ {
-				for fi := f.lo; fi < f.lo+f.n; fi++ {
-					g.edges = append(g.edges, [2]int32{ti, fi})
-				}
-			}
+			g.edges = append(g.edges, [2]int32{to, from})
 		case KindSplit:
 			g.jobs[to].split = from
 		}
@@ -90,30 +100,58 @@ func (g *Graph) gatherEdges(events []Event) {
 	g.edges = slices.Compact(g.edges)
 }
 
-// gatherPreds fills each node's prerequisites from the sorted edges. A
-// split-off range job could not start before its parent's prerequisites
-// finished: it inherits them (and they become edges too). Its parent ran
-// first, so it comes earlier in start order and its preds (inherited ones
-// included, for a split of a split) are complete.
+// gatherPreds fills each job's prerequisite jobs from the sorted edges,
+// and its nodes' prerequisite nodes. A split-off range job could not
+// start before its parent's prerequisites finished: it inherits them. Its
+// parent ran first, so it comes earlier in start order and its
+// prerequisites (inherited ones included, for a split of a split) are
+// complete.
 func (g *Graph) gatherPreds() {
-	g.preds = g.preds[:0]
-	k, sorted := 0, len(g.edges)
-	for j, jb := range g.jobs {
-		var inherit []int32
+	g.jpred, g.preds = g.jpred[:0], g.preds[:0]
+	k := 0
+	for j := range g.jobs {
+		jb := &g.jobs[j]
+		jb.jpLo = int32(len(g.jpred))
+		for ; k < len(g.edges) && g.edges[k][0] == int32(j); k++ {
+			g.jpred = append(g.jpred, g.edges[k][1])
+		}
 		if s := jb.split; s >= 0 && s < int32(j) {
-			inherit = g.Preds(int(g.jobs[s].lo))
+			g.jpred = append(g.jpred, g.jpred[g.jobs[s].jpLo:g.jobs[s].jpHi]...)
+		}
+		own := g.jpred[jb.jpLo:]
+		slices.Sort(own)
+		g.jpred = append(g.jpred[:jb.jpLo], slices.Compact(own)...)
+		jb.jpHi = int32(len(g.jpred))
+		lo := int32(len(g.preds))
+		for _, p := range g.jpred[jb.jpLo:jb.jpHi] { // jobs in index order: their nodes come sorted
+			for i := g.jobs[p].lo; i < g.jobs[p].lo+g.jobs[p].n; i++ {
+				g.preds = append(g.preds, i)
+			}
 		}
 		for i := jb.lo; i < jb.lo+jb.n; i++ {
-			n := &g.Nodes[i]
-			n.predLo = int32(len(g.preds))
-			for ; k < sorted && g.edges[k][0] == i; k++ {
-				g.preds = append(g.preds, g.edges[k][1])
-			}
-			for _, d := range inherit {
-				g.preds = append(g.preds, d)
-				g.edges = append(g.edges, [2]int32{i, d})
-			}
-			n.predHi = int32(len(g.preds))
+			g.Nodes[i].predLo, g.Nodes[i].predHi = lo, int32(len(g.preds))
+		}
+	}
+}
+
+// gatherSuccs inverts the prerequisite jobs into each job's dependents.
+func (g *Graph) gatherSuccs() {
+	for j := range g.jobs {
+		g.jobs[j].sHi = 0
+	}
+	for _, p := range g.jpred {
+		g.jobs[p].sHi++
+	}
+	at := int32(0)
+	for j := range g.jobs {
+		jb := &g.jobs[j]
+		jb.sLo, at, jb.sHi = at, at+jb.sHi, at
+	}
+	g.succ = slices.Grow(g.succ[:0], int(at))[:at]
+	for j := range g.jobs {
+		for _, p := range g.jpred[g.jobs[j].jpLo:g.jobs[j].jpHi] {
+			g.succ[g.jobs[p].sHi] = int32(j)
+			g.jobs[p].sHi++
 		}
 	}
 }
@@ -146,8 +184,9 @@ func (g *Graph) nodes(events []Event) {
 		if e.Kind != KindJob {
 			continue
 		}
-		jb := &g.jobs[g.index[e.Job]]
-		g.Nodes[jb.lo+jb.n] = Node{Job: e.Job, Label: e.Label, Worker: e.Worker, Start: e.Start, End: e.End, Cost: e.End - e.Start}
+		j := g.index[e.Job]
+		jb := &g.jobs[j]
+		g.Nodes[jb.lo+jb.n] = Node{Job: e.Job, Label: e.Label, Worker: e.Worker, Start: e.Start, End: e.End, Cost: e.End - e.Start, job: j}
 		jb.n++
 	}
 }
@@ -156,27 +195,28 @@ func (g *Graph) nodes(events []Event) {
 func (g *Graph) Preds(i int) []int32 { return g.preds[g.Nodes[i].predLo:g.Nodes[i].predHi] }
 
 // topoSort orders the nodes so that prerequisites come first (Kahn's
-// algorithm, ties by start time, which is the nodes' order).
+// algorithm over the jobs, ties by start time, which is the jobs' order;
+// a job's nodes together).
 func (g *Graph) topoSort() {
-	n := len(g.Nodes)
-	g.pending = slices.Grow(g.pending[:0], n)[:n]
-	clear(g.pending)
-	for i, e := range g.edges { // (to, from) becomes (from, to), for succs
-		g.edges[i] = [2]int32{e[1], e[0]}
-		g.pending[e[0]]++
-	}
-	slices.SortFunc(g.edges, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
-	g.order = g.order[:0]
-	for i := range n {
-		if g.pending[i] == 0 {
-			g.order = append(g.order, int32(i))
+	g.ready = g.ready[:0] // the jobs in order
+	for j := range g.jobs {
+		jb := &g.jobs[j]
+		if jb.pending = jb.jpHi - jb.jpLo; jb.pending == 0 {
+			g.ready = append(g.ready, int32(j))
 		}
 	}
-	for h := 0; h < len(g.order); h++ {
-		for _, v := range g.succs(g.order[h]) {
-			if g.pending[v]--; g.pending[v] == 0 {
-				g.order = append(g.order, v)
+	for h := 0; h < len(g.ready); h++ {
+		jb := &g.jobs[g.ready[h]]
+		for _, s := range g.succ[jb.sLo:jb.sHi] {
+			if g.jobs[s].pending--; g.jobs[s].pending == 0 {
+				g.ready = append(g.ready, s)
 			}
+		}
+	}
+	g.order = g.order[:0]
+	for _, j := range g.ready {
+		for i := g.jobs[j].lo; i < g.jobs[j].lo+g.jobs[j].n; i++ {
+			g.order = append(g.order, i)
 		}
 	}
 }
@@ -198,9 +238,14 @@ func (g *Graph) CriticalPath(dst []int32) ([]int32, int64) {
 	for _, u := range g.order {
 		n := &g.Nodes[u]
 		n.finish, n.from = n.Cost, -1
-		for _, p := range g.Preds(int(u)) {
-			if f := g.Nodes[p].finish + n.Cost; f > n.finish {
-				n.finish, n.from = f, p
+		if u > 0 && g.Nodes[u-1].job == n.job { // a job's nodes share their prerequisites
+			prev := &g.Nodes[u-1]
+			n.finish, n.from = prev.finish-prev.Cost+n.Cost, prev.from
+		} else {
+			for _, p := range g.Preds(int(u)) {
+				if f := g.Nodes[p].finish + n.Cost; f > n.finish {
+					n.finish, n.from = f, p
+				}
 			}
 		}
 		if best < 0 || n.finish > g.Nodes[best].finish {
@@ -223,58 +268,53 @@ func (g *Graph) CriticalPath(dst []int32) ([]int32, int64) {
 // graph on the given number of participants gives: jobs are taken in the
 // order they become ready (ties by start order), each by the participant
 // that frees up first. Job times are the measured ones; scheduling overhead
-// and memory effects are not modelled. O(n log n).
+// and memory effects are not modelled. O(n log n). One participant never
+// waits: its frame time is the work.
+//
+// The ready heap holds jobs, not nodes: a job's nodes become ready
+// together and are numbered in a row, so once its next node is the first
+// ready one, its following nodes are too, until it has none left.
 func (g *Graph) Predict(participants int) int64 {
-	n := len(g.Nodes)
-	g.pending = slices.Grow(g.pending[:0], n)[:n]
-	g.ready = g.ready[:0]
-	byReady := func(a, b int32) bool {
-		na, nb := &g.Nodes[a], &g.Nodes[b]
-		return na.readyAt < nb.readyAt || na.readyAt == nb.readyAt && a < b
+	if participants <= 1 {
+		return g.Work()
 	}
-	for i := range g.Nodes {
-		nd := &g.Nodes[i]
-		nd.readyAt = 0
-		g.pending[i] = nd.predHi - nd.predLo
-		if g.pending[i] == 0 {
-			g.ready = heapPush(g.ready, int32(i), byReady)
+	byReady := func(a, b int32) bool {
+		ja, jb := &g.jobs[a], &g.jobs[b]
+		return ja.ready < jb.ready || ja.ready == jb.ready && ja.next < jb.next
+	}
+	g.ready = g.ready[:0]
+	for j := range g.jobs {
+		jb := &g.jobs[j]
+		jb.pending, jb.next, jb.ready, jb.done = jb.jpHi-jb.jpLo, jb.lo, 0, 0
+		if jb.pending == 0 {
+			g.ready = heapPush(g.ready, int32(j), byReady)
 		}
 	}
-	g.free = slices.Grow(g.free[:0], max(participants, 1))[:max(participants, 1)]
+	g.free = slices.Grow(g.free[:0], participants)[:participants]
 	clear(g.free) // a min-heap of the times participants free up
 	var makespan int64
 	for len(g.ready) > 0 {
-		var u int32
-		g.ready, u = heapPop(g.ready, byReady)
-		nd := &g.Nodes[u]
-		begin := max(nd.readyAt, g.free[0])
-		nd.finish = begin + nd.Cost
-		g.free[0] = nd.finish
+		jb := &g.jobs[g.ready[0]]
+		nd := &g.Nodes[jb.next]
+		if jb.next++; jb.next == jb.lo+jb.n {
+			g.ready, _ = heapPop(g.ready, byReady)
+		}
+		finish := max(jb.ready, g.free[0]) + nd.Cost
+		g.free[0] = finish
 		heapFix(g.free, 0, func(a, b int64) bool { return a < b })
-		makespan = max(makespan, nd.finish)
-		for _, v := range g.succs(u) {
-			g.Nodes[v].readyAt = max(g.Nodes[v].readyAt, nd.finish)
-			if g.pending[v]--; g.pending[v] == 0 {
-				g.ready = heapPush(g.ready, v, byReady)
+		makespan, jb.done = max(makespan, finish), max(jb.done, finish)
+		if jb.next < jb.lo+jb.n { // its other nodes are still to be placed
+			continue
+		}
+		for _, s := range g.succ[jb.sLo:jb.sHi] { // the job is done: its dependents may be ready
+			d := &g.jobs[s]
+			d.ready = max(d.ready, jb.done)
+			if d.pending--; d.pending == 0 {
+				g.ready = heapPush(g.ready, s, byReady)
 			}
 		}
 	}
 	return makespan
-}
-
-// succs returns node u's successors (topoSort left the edges as sorted
-// (from, to) pairs).
-func (g *Graph) succs(u int32) []int32 {
-	lo, _ := slices.BinarySearchFunc(g.edges, u, func(e [2]int32, t int32) int { return cmp.Compare(e[0], t) })
-	hi := lo
-	for hi < len(g.edges) && g.edges[hi][0] == u {
-		hi++
-	}
-	g.succBuf = g.succBuf[:0]
-	for _, e := range g.edges[lo:hi] {
-		g.succBuf = append(g.succBuf, e[1])
-	}
-	return g.succBuf
 }
 
 // A binary min-heap over a slice, ordered by less.

@@ -3,7 +3,6 @@ package cull
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/weft-engine/weft/ecs"
@@ -13,33 +12,40 @@ import (
 
 // System is the cull system. Its passes, one after another:
 //
-//	visible  per chunk: the items the camera sees, and their sort keys, sorted
-//	flatten  per chunk: its keys into one array, at the chunk's offset
-//	merge    one pass per level: pairs of sorted runs merged into runs twice as long
-//	gather   per range of the draw order: the items, copied in the merged key order
+//	visible  per chunk: the items the camera sees, and their sort keys, sorted and cut into pieces
+//	place    one job: where each piece of the draw order starts
+//	pieces   per piece of the draw order: the chunks' runs of it merged, the items copied in that order
 //
-// and Merge, on the owner, appends them to the snapshot's draw list in one
-// copy. The order is total (the entity breaks ties),
-// so the draw list is the same for every worker count and batch size.
+// and Merge, on the owner, hands them to the snapshot's draw list. The
+// draw order is cut into pieces by splitter keys, taken from the last
+// step's draw list at equal steps, so that the pieces are about equal
+// while the view changes little; any splitters give the same draw list,
+// only a less even split. The order is total (the entity breaks ties), so
+// the draw list is the same for every worker count and batch size. Three
+// passes, not a tree of pairwise merges: each pass ends in a join where a
+// participant may wait, and each level of such a tree wrote every key again.
 type System struct {
-	pos                   ecs.Reader[systems.Position]
-	sprite                ecs.Reader[systems.Sprite]
-	look                  ecs.Reader[systems.Look]
-	camera                ecs.ResReader[engine.Camera]
-	pass, flatten, gather *engine.Pass
-	merges                [maxLevels]*engine.Pass
-	pieces                [maxLevels]int // jobs per pair of runs, by level
+	pos                  ecs.Reader[systems.Position]
+	sprite               ecs.Reader[systems.Sprite]
+	look                 ecs.Reader[systems.Look]
+	camera               ecs.ResReader[engine.Camera]
+	pass, place, collect *engine.Pass
 
-	raw    [][]engine.Item // per chunk: visible items, in row order
-	keys   [][]key         // per chunk: their sort keys, sorted
-	off    []int           // per chunk: where its keys go in the flat arrays; off[n] is the total
-	flat   [2][]key        // the merge levels' runs, ping-pong
-	items  []engine.Item   // in draw order
-	levels int
+	split   []key               // pieces-1 keys: piece p holds the keys from split[p-1] up to before split[p]; Merge writes them, the next step's visible jobs read them
+	raw     [][]engine.Item     // per chunk: visible items, in row order
+	keys    [][]key             // per chunk: their sort keys, sorted
+	cut     [][pieces + 1]int32 // per chunk: piece p of its keys is keys[cut[p]:cut[p+1]]
+	at      [pieces + 1]int     // piece p goes to items[at[p]:at[p+1]]
+	scratch [pieces]scratch     // per piece: its merge's room
+	items   []engine.Item       // in draw order
 
 	// Visible is the number of items drawn in the last step.
 	Visible int
 }
+
+// pieces is how many jobs merge the draw order, so that every worker of a
+// small pool has some.
+const pieces = 16
 
 // New makes the cull system.
 func New() *System { return &System{} }
@@ -47,22 +53,18 @@ func New() *System { return &System{} }
 // Name is "cull".
 func (s *System) Name() string { return "cull" }
 
-// Build declares the reads and the pass.
+// Build declares the reads and the passes.
 func (s *System) Build(b *engine.Builder) error {
 	d := b.Decl()
 	s.pos, s.sprite, s.look = ecs.Read[systems.Position](d), ecs.Read[systems.Sprite](d), ecs.Read[systems.Look](d)
 	s.camera = ecs.ReadRes[engine.Camera](d)
 	s.pass = b.Chunks("visible", ecs.NewQuery3(d, s.pos, s.sprite, s.look), s.chunk)
-	s.flatten = b.Range("flatten", s.flattenChunks)
-	for l := range s.merges {
-		w := 1 << l
-		s.merges[l] = b.Range(fmt.Sprintf("merge%d", l), func(lo, hi int) { s.mergeRuns(l, w, lo, hi) })
-	}
-	s.gather = b.Range("gather", s.gatherItems)
+	s.place = b.Range("place", func(int, int) { s.placePieces() })
+	s.collect = b.Range("pieces", s.mergePieces)
 	return nil
 }
 
-// Schedule makes one visible list per chunk, then starts the pass.
+// Schedule makes one visible list per chunk, then starts the passes.
 func (s *System) Schedule(f *engine.Frame) error {
 	n, err := f.Prepare(s.pass)
 	if err != nil {
@@ -72,56 +74,15 @@ func (s *System) Schedule(f *engine.Frame) error {
 		s.raw, s.keys = append(s.raw, nil), append(s.keys, nil)
 	}
 	s.raw, s.keys = s.raw[:n], s.keys[:n]
-	s.off = slices.Grow(s.off[:0], n+1)[:n+1]
+	s.cut = slices.Grow(s.cut[:0], n)[:n]
 	if err := f.Run(s.pass); err != nil {
 		return err
 	}
-	if err := f.RunRange(s.flatten, n, 64); err != nil {
+	if err := f.RunRange(s.place, 1, 1); err != nil {
 		return err
 	}
-	// Level L merges runs of 2^L chunks pairwise; a level's pass reads
-	// only what the previous one wrote.
-	s.levels = 0
-	for w := 1; w < n; w *= 2 {
-		pairs := (n + 2*w - 1) / (2 * w)
-		s.pieces[s.levels] = max(1, minJobs/pairs)
-		if err := f.RunRange(s.merges[s.levels], pairs*s.pieces[s.levels], 1); err != nil {
-			return err
-		}
-		s.levels++
-	}
-	// How many are visible is known only once the jobs ran: each gather
-	// job takes its share of the draw list then.
-	return f.RunRange(s.gather, minJobs, 1)
+	return f.RunRange(s.collect, pieces, 1)
 }
-
-// order is the keys in draw order, once the merges have run.
-func (s *System) order() []key {
-	switch n := len(s.keys); {
-	case n == 1:
-		return s.keys[0]
-	case n > 1:
-		return s.flat[(s.levels-1)&1][:s.off[n]]
-	}
-	return nil
-}
-
-// gatherItems (a job, after the merges) copies the items of shares
-// [lo, hi) of minJobs of the draw list to their places.
-func (s *System) gatherItems(lo, hi int) {
-	order := s.order()
-	for i := len(order) * lo / minJobs; i < len(order)*hi/minJobs; i++ {
-		k := &order[i]
-		s.items[i] = s.raw[k.chunk][k.i]
-	}
-}
-
-// maxLevels bounds the merge levels: 2^maxLevels chunks.
-const maxLevels = 31
-
-// minJobs is the fewest jobs a merge level or gather is cut into, so that
-// every worker of a small pool has some.
-const minJobs = 16
 
 // chunk runs as a job, one per chunk, in parallel: it writes only its
 // chunk's lists, which Schedule sized before the pass started.
@@ -144,11 +105,104 @@ func (s *System) chunk(c *ecs.Chunk) {
 			X:      p.X, Y: p.Y, Extent: sp.Extent, Scale: lk.Scale, Rotation: lk.Rotation, Color: lk.Color,
 			Sheet: sp.Sheet, Frame: sp.Frame, Layer: sp.Layer, Sort: sp.Sort,
 		}
-		keys = append(keys, key{order: uint64(uint32(it.Layer)^1<<31)<<32 | uint64(uint32(it.Sort)^1<<31), entity: it.Entity, chunk: int32(k), i: int32(len(raw))})
+		keys = append(keys, keyOf(&it, int32(k), int32(len(raw))))
 		raw = append(raw, it)
 	}
 	slices.SortFunc(keys, func(a, b key) int { return a.compare(&b) }) // the small keys, not the items
 	s.raw[k], s.keys[k] = raw, keys
+	s.cutPieces(keys, &s.cut[k])
+}
+
+// cutPieces finds where each piece starts in sorted keys: at the first key
+// not before its splitter.
+func (s *System) cutPieces(keys []key, cut *[pieces + 1]int32) {
+	for p := range cut {
+		switch {
+		case p == 0:
+			cut[p] = 0
+		case p > len(s.split):
+			cut[p] = int32(len(keys))
+		default:
+			i, _ := slices.BinarySearchFunc(keys, s.split[p-1], func(k, sp key) int { return k.compare(&sp) })
+			cut[p] = int32(i)
+		}
+	}
+}
+
+// placePieces (one job, after the visible pass) lays out the draw order:
+// where each piece starts.
+func (s *System) placePieces() {
+	at := 0
+	for p := range pieces {
+		s.at[p] = at
+		for k := range s.cut {
+			at += int(s.cut[k][p+1] - s.cut[k][p])
+		}
+	}
+	s.at[pieces] = at
+	s.items = slices.Grow(s.items[:0], at)[:at]
+}
+
+// scratch is a piece's room to merge in: runs of keys end at ends.
+type scratch struct {
+	in, out []key
+	ends    []int
+}
+
+// mergePieces (a job per piece, after place) merges pieces [lo, hi) from
+// every chunk's run of it, pairwise, level by level, in the piece's own
+// scratch (a few thousand keys: in cache), and copies their items in that
+// order.
+func (s *System) mergePieces(lo, hi int) {
+	for p := lo; p < hi; p++ {
+		sc := &s.scratch[p]
+		in, ends := sc.in[:0], sc.ends[:0]
+		for k := range s.cut {
+			if c := &s.cut[k]; c[p] < c[p+1] {
+				in = append(in, s.keys[k][c[p]:c[p+1]]...)
+				ends = append(ends, len(in))
+			}
+		}
+		out := slices.Grow(sc.out[:0], len(in))[:len(in)]
+		for len(ends) > 1 {
+			w, from := 0, 0
+			for i := 0; i < len(ends); i += 2 {
+				end := ends[i]
+				if i+1 < len(ends) {
+					end = ends[i+1]
+					merge(out[from:end], in[from:ends[i]], in[ends[i]:end])
+				} else { // the odd run out
+					copy(out[from:end], in[from:end])
+				}
+				ends[w], from = end, end
+				w++
+			}
+			ends, in, out = ends[:w], out, in
+		}
+		for i, k := range in {
+			s.items[s.at[p]+i] = s.raw[k.chunk][k.i]
+		}
+		sc.in, sc.out, sc.ends = in, out, ends
+	}
+}
+
+// merge fills dst with the merge of x and y.
+func merge(dst, x, y []key) {
+	i, j := 0, 0
+	for d := range dst {
+		if j == len(y) || i < len(x) && x[i].compare(&y[j]) < 0 {
+			dst[d] = x[i]
+			i++
+		} else {
+			dst[d] = y[j]
+			j++
+		}
+	}
+}
+
+// keyOf is item it's key, for raw[chunk][i].
+func keyOf(it *engine.Item, chunk, i int32) key {
+	return key{order: uint64(uint32(it.Layer)^1<<31)<<32 | uint64(uint32(it.Sort)^1<<31), entity: it.Entity, chunk: chunk, i: i}
 }
 
 // key is an item's place in the draw order: (layer, sort key) as one
@@ -165,92 +219,27 @@ func (a *key) compare(b *key) int {
 	return cmp.Compare(a.entity, b.entity)
 }
 
-// flattenChunks (a job, after the visible pass) copies chunks [lo, hi)'s keys to their offsets. The
-// offsets are a prefix sum over every chunk, cheap next to the copying.
-func (s *System) flattenChunks(lo, hi int) {
-	at := 0
-	for k := range lo {
-		at += len(s.keys[k])
-	}
-	for k := lo; k < hi; k++ {
-		s.off[k] = at
-		at += len(s.keys[k])
-	}
-	if hi == len(s.keys) {
-		s.off[hi] = at
-		for i := range s.flat {
-			s.flat[i] = slices.Grow(s.flat[i][:0], at)[:at]
-		}
-		s.items = slices.Grow(s.items[:0], at)[:at]
-	}
-}
-
-// mergeRuns (a job) merges pieces [lo, hi) of level l: piece q is part
-// q%pieces of pair q/pieces, which merges the runs of chunks [2p·w,
-// (2p+1)·w) and [(2p+1)·w, (2p+2)·w) of the level's input into its output.
-// Level 0 reads the chunks' own key lists. A pair's output is cut into
-// equal parts, each found by a binary search for how many of its keys come
-// from the first run, so that the top levels, with one or two pairs, still
-// run on every worker. The keys are distinct, so the output does not depend
-// on the cuts.
-func (s *System) mergeRuns(l, w, lo, hi int) {
-	n, pieces := len(s.keys), s.pieces[l]
-	out := s.flat[l&1]
-	for q := lo; q < hi; q++ {
-		p, part := q/pieces, q%pieces
-		a0, a1, b1 := min(2*p*w, n), min((2*p+1)*w, n), min((2*p+2)*w, n)
-		var x, y []key
-		if l == 0 {
-			x = s.keys[a0]
-			if a1 < n {
-				y = s.keys[a1]
-			}
-		} else {
-			in := s.flat[(l-1)&1]
-			x, y = in[s.off[a0]:s.off[a1]], in[s.off[a1]:s.off[b1]]
-		}
-		dst := out[s.off[a0]:s.off[b1]]
-		from, to := len(dst)*part/pieces, len(dst)*(part+1)/pieces
-		i := corank(x, y, from)
-		merge(dst[from:to], x[i:], y[from-i:])
-	}
-}
-
-// corank is how many of the first k keys of the merge of x and y come
-// from x.
-func corank(x, y []key, k int) int {
-	lo, hi := max(0, k-len(y)), min(k, len(x))
-	for lo < hi { // the first i in [lo, hi] with x[i] after y[k-i-1]
-		i := (lo + hi) / 2
-		if x[i].compare(&y[k-i-1]) < 0 {
-			lo = i + 1
-		} else {
-			hi = i
-		}
-	}
-	return lo
-}
-
-// merge fills dst with the first len(dst) keys of the merge of x and y.
-func merge(dst, x, y []key) {
-	i, j := 0, 0
-	for d := range dst {
-		if j == len(y) || i < len(x) && x[i].compare(&y[j]) < 0 {
-			dst[d] = x[i]
-			i++
-		} else {
-			dst[d] = y[j]
-			j++
-		}
-	}
-}
-
-// Merge lays the items out in the merged order in the draw list. Executed
-// only by the owner, after every pass of the step has finished.
+// Merge puts the items, in draw order, into the snapshot's draw list.
+// When the list is still empty it takes cull's array and gives cull the
+// list's old one, instead of copying: the list's old array belongs to
+// the snapshot published two steps before, which no one reads once this
+// step has begun, and the array the list takes stays the snapshot's until
+// its buffer is reused two steps later. So the owner's serial time
+// does not grow with the items. Executed only by the owner, after every
+// pass of the step has finished.
 func (s *System) Merge(f *engine.Frame) error {
-	snap := f.Snapshot()
-	order := s.order()
-	snap.Items = append(snap.Items, s.items[:len(order)]...)
-	s.Visible = len(order)
+	snap, n := f.Snapshot(), len(s.items)
+	if len(snap.Items) == 0 {
+		snap.Items, s.items = s.items, snap.Items[:0]
+	} else {
+		snap.Items = append(snap.Items, s.items...)
+	}
+	items := snap.Items[len(snap.Items)-n:]
+	s.Visible = n
+	// The next step's splitters: this step's draw order at equal steps.
+	s.split = s.split[:0]
+	for p := 1; p < pieces && n >= pieces; p++ {
+		s.split = append(s.split, keyOf(&items[n*p/pieces], 0, 0))
+	}
 	return nil
 }

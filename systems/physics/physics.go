@@ -114,7 +114,7 @@ type push struct{ x, y int64 }
 // what a frame can show, with room for thousands of overlaps in an int64.
 const fixed = 1 << 32
 
-const jobBodies = 2048 // about this many bodies per respond job
+const jobBodies = 1024 // about this many bodies per respond job: a pass ends when its last job does, and the other participant waits up to that long
 
 // layout maps cells to buckets, row-major, with a one-bucket empty border
 // so that the buckets around any body's bucket exist. In a bounded world
