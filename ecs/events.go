@@ -213,6 +213,9 @@ func (r EventReader[T]) Events() []T {
 	if rs.ready.Load() == want {
 		return rs.buf
 	}
+	if w := rs.d.w; w.owner != nil && w.owner.Deciding() { // before this step's emitters: its slice would miss them
+		panic(errorf(CodeBadArgument, rs.d.name, reflect.TypeFor[T]().String(), "EventReader[%v].Events() of system %q in a run condition, which runs before this step's emitters and cannot see their events; read them in the system's Schedule (it waits for the emitters) and return early there, or in its jobs", reflect.TypeFor[T](), rs.d.name))
+	}
 	if w := rs.d.w; w.inFrame && w.owner != nil && !w.owner.InJob() {
 		w.owner.Settle() // the owner, in Schedule: let the emitters before it finish first; not under mu, which jobs it helps may take
 	}

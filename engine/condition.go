@@ -113,6 +113,8 @@ func (e *Engine) bindConditions() []error {
 // owner, at the start of a step, after timings.begin and before any
 // system runs.
 func (e *Engine) decide() {
+	e.scratch.frame.deciding = true // for ecs's checks (owner.Deciding); no job runs now
+	defer func() { e.scratch.frame.deciding = false }()
 	for _, s := range e.sched.sets {
 		s.skip = !e.holds(s.conds, "set", s.name)
 	}

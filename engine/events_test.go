@@ -330,3 +330,28 @@ func TestEmitOwnerForeignAndNilChunk(t *testing.T) {
 		require.NoError(t, e.Tick(), where)
 	}
 }
+
+// A run condition runs before the step's emitters, so it cannot read
+// their events: Events() there is refused (WEFT-E007 under WEFT-G015,
+// the condition counts as false), and the reader's jobs and Merge still
+// see every event of the step.
+func TestEventsInRunCondition(t *testing.T) {
+	const rows = 50
+	var rd ecs.EventReader[ping]
+	var inMerge []ping
+	r := &merging{&toy{name: "r",
+		build: func(b *engine.Builder) error { rd = ecs.ReadEvents[ping](b.Decl()); return nil },
+		sched: func(f *engine.Frame) error { return nil },
+		merge: func(f *engine.Frame) error { inMerge = append(inMerge[:0], rd.Events()...); return nil },
+	}}
+	e := newEngine(t, world(t, rows), engine.Config{Workers: 1, Batch: 8})
+	require.NoError(t, e.Add(engine.Update, emitter("a", 1)))
+	require.NoError(t, e.Add(engine.Update, r))
+	require.NoError(t, e.Add(engine.Update, mover("gate", false, noop), engine.RunIf(func(f *engine.Frame) bool { return len(rd.Events()) > 0 })))
+	require.NoError(t, e.Build())
+	err := e.Tick()
+	require.ErrorIs(t, err, engine.ErrCondition)
+	require.ErrorIs(t, err, ecs.ErrBadArgument)
+	assert.Contains(t, err.Error(), "in a run condition, which runs before this step's emitters")
+	assert.Equal(t, want("a", 1, rows, 1), inMerge, "the reader's own view is whole")
+}

@@ -8,9 +8,10 @@ import (
 // Frame is a system's view of the step, in Schedule and Merge, and a run
 // condition's (RunIf), which may read it but starts nothing.
 type Frame struct {
-	e    *Engine
-	cur  *entry // the system whose Schedule or Merge runs
-	snap *Snapshot
+	e        *Engine
+	cur      *entry // the system whose Schedule or Merge runs
+	snap     *Snapshot
+	deciding bool // the run conditions are being evaluated (decide)
 }
 
 // Time is the step's clock.
@@ -153,6 +154,9 @@ func (o owner) InJob() bool { return o.e.run.pool != nil && o.e.run.pool.InJob()
 // Settle waits for the predecessors of the system in Schedule (see
 // settle). Executed only by the owner.
 func (o owner) Settle() { o.e.scratch.frame.settle() }
+
+// Deciding reports whether the owner evaluates run conditions (decide).
+func (o owner) Deciding() bool { return o.e.scratch.frame.deciding }
 
 // Current is the declaration of the system in Schedule or Merge, or nil.
 // Executed only by the owner.

@@ -70,4 +70,8 @@ type Owner interface {
 	// Current is the *ecs.Decl of the system whose Schedule or Merge the
 	// owner is running, or nil. Executed only by the owner.
 	Current() any
+	// Deciding reports whether the owner is evaluating the step's run
+	// conditions, before any system of the step runs. Called by any
+	// goroutine; it changes only while no job runs.
+	Deciding() bool
 }
