@@ -263,9 +263,14 @@ func (w *World) refuse(err *Error) {
 // chunk jobs of one pass that make the same mistake report it once.
 // Executed only by the owner, in EndFrame, on the error path.
 func distinct(errs []error) []error {
+	if len(errs) < 2 {
+		return errs
+	}
 	var out []error
+	seen := map[string]bool{}
 	for _, err := range errs {
-		if !slices.ContainsFunc(out, func(x error) bool { return x.Error() == err.Error() }) {
+		if msg := err.Error(); !seen[msg] {
+			seen[msg] = true
 			out = append(out, err)
 		}
 	}
