@@ -69,17 +69,19 @@ type LookupWriter[T any] struct {
 
 // lookupWrite is what change detection needs of a write lookup: whether
 // a job got a pointer through it this frame. Its writes can land in any
-// row of any table that has the component, so EndFrame marks all of them
-// changed (markLookupWrites): coarse, but a change filter never skips a
-// row that a write lookup wrote.
+// row of any table that has the component, so the owner marks all of
+// them changed (markLookupWrites): coarse, but a change filter never
+// skips a row that a write lookup wrote.
 type lookupWrite struct {
 	id   ark.ID
-	used atomic.Bool // set by the job that called Get; read and cleared by the owner in EndFrame
+	used atomic.Bool // set by the job that called Get; read and cleared by the owner (markLookupWrites)
 }
 
 // markLookupWrites marks component T changed in every table that has it,
-// for each write lookup of T used this frame. Executed only by the owner,
-// in EndFrame, after every job.
+// for each write lookup of T used so far this frame, and clears its flag.
+// Executed only by the owner: in a filtered Prepare, after the writers of
+// the components it watches have finished (the engine settles on them),
+// and in EndFrame, after every job.
 func (w *World) markLookupWrites() {
 	for _, lw := range w.lookupWrites {
 		if lw.used.Load() {
