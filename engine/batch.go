@@ -20,7 +20,7 @@ const (
 	startBatch  = 256                   // until the first step is measured
 	minBatch    = 64
 	maxBatch    = 1 << 16
-	chunksPer   = 4   // at least this many chunks per participant (two at least) in the largest pass
+	chunksPer   = 8   // at least this many chunks per participant (two at least) in the largest pass
 	costSmooth  = 0.2 // weight of a new step's cost per row
 	moveAtRatio = 2.0 // the ideal batch must be this far from the current one to move
 )

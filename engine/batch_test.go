@@ -42,10 +42,12 @@ func TestBatchTunerDoesNotOscillate(t *testing.T) {
 	for i, b := range got[20:] {
 		assert.Equal(t, settled, b, "step %d", 20+i)
 	}
-	// A lasting change of cost does move it: 4x cheaper rows, 4x the batch
-	// (capped by the chunks every participant needs: 100,000/8 -> 8192).
-	more := feed(&tu, 60, func(int) float64 { return 25.0 / 4 })
-	assert.Equal(t, 8192, more[len(more)-1])
+	// A lasting change of cost does move it: 4x dearer rows, a quarter of
+	// the batch (75 µs at 100 ns a row is 750 rows: the nearest power of
+	// two, 1024).
+	fewer := feed(&tu, 60, func(int) float64 { return 100 })
+	assert.Equal(t, 1024, fewer[len(fewer)-1])
+	assert.Less(t, fewer[len(fewer)-1], settled)
 }
 
 // The batch stays between minBatch and a size that leaves every
@@ -53,7 +55,7 @@ func TestBatchTunerDoesNotOscillate(t *testing.T) {
 func TestBatchTunerBounds(t *testing.T) {
 	var tu batchTuner
 	got := feed(&tu, 30, func(int) float64 { return 0.01 }) // ideal: 7.5M rows
-	assert.Equal(t, 8192, got[len(got)-1], "100,000 rows / (4 chunks × 2 participants), floored to a power of two")
+	assert.Equal(t, 4096, got[len(got)-1], "100,000 rows / (8 chunks × 2 participants), floored to a power of two")
 	tu = batchTuner{}
 	got = feed(&tu, 30, func(int) float64 { return 1e6 }) // ideal: < 1 row
 	assert.Equal(t, minBatch, got[len(got)-1])
@@ -61,7 +63,7 @@ func TestBatchTunerBounds(t *testing.T) {
 	for range 30 { // the serial executor (1 participant) is capped as two
 		tu.observe(time.Duration(0.01*100_000), 100_000, 100_000, 1)
 	}
-	assert.Equal(t, 8192, tu.next(), "serial: the batch one worker would pick")
+	assert.Equal(t, 4096, tu.next(), "serial: the batch one worker would pick")
 	tu = batchTuner{}
 	tu.observe(0, 0, 0, 2) // nothing measured: no change
 	assert.Equal(t, startBatch, tu.next())
