@@ -28,6 +28,7 @@ type Config struct {
 //	offsets  one job: row starts (prefix sums over rows)
 //	scatter  per chunk: copy each body's position and radius to its row
 //	respond  per range of odd bucket rows, then of even rows: push touching pairs apart
+//	gather   per range of bucket rows: copy each body's push to its slot
 //	apply    per chunk: add the push, integrate, bounce
 //
 // Bodies are sorted in two steps: grid and scatter sort them by bucket
@@ -55,8 +56,8 @@ type System struct {
 	body ecs.Reader[systems.Body]
 	time ecs.ResReader[engine.Time]
 
-	q                                                      engine.Query
-	grid, offsets, scatter, respondOdd, respondEven, apply *engine.Pass
+	q                                                              engine.Query
+	grid, offsets, scatter, respondOdd, respondEven, gather, apply *engine.Pass
 
 	batch, rowsPerJob int
 	oddJobs           int // respond jobs over the odd rows: the even rows' contacts follow theirs
@@ -67,7 +68,8 @@ type System struct {
 	// By chunk: the query order (table, then row) of its first body, so
 	// that a body's order does not depend on the batch size.
 	first []int32
-	place []int32 // grid: rank among who's bodies of the row; respond on: index in sorted
+	place []int32 // grid: rank among who's bodies of the row
+	final []push  // gather: the body's summed push, which apply reads in slot order
 	// By participant and bucket row, so that grid needs no atomics:
 	// offsets turns counts into starts, where each participant's share of
 	// the row begins in staged, and zeroes counts for the next step.
@@ -79,6 +81,7 @@ type System struct {
 	staged   []stage // in row order
 	// In bucket order.
 	sorted   []node
+	slotOf   []int32 // the body's slot
 	acc      []push
 	contacts []int32 // per respond range, odd rows' first
 	oversize []int32 // per participant: bodies whose radius exceeds half a cell
@@ -155,6 +158,7 @@ func (s *System) Build(b *engine.Builder) error {
 	s.scatter = b.Chunks("scatter", q, s.scatterChunk)
 	s.respondOdd = b.Range("respond-odd", func(lo, hi int) { s.respondRows(1, lo, hi) })
 	s.respondEven = b.Range("respond-even", func(lo, hi int) { s.respondRows(2, lo, hi) })
+	s.gather = b.Range("gather", s.gatherRows)
 	s.apply = b.Chunks("apply", q, s.applyChunk)
 	return nil
 }
@@ -172,7 +176,7 @@ func (s *System) Schedule(f *engine.Frame) error {
 		}
 	}
 	s.dirty = true // until Merge sees the passes done
-	odd, even := s.rows(1), s.rows(2)
+	odd, even, rows := s.rows(1), s.rows(2), int(s.layout.ch)
 	// Each pass starts after the previous one (a system's passes chain).
 	err = f.Run(s.grid)
 	if err == nil {
@@ -186,6 +190,9 @@ func (s *System) Schedule(f *engine.Frame) error {
 	}
 	if err == nil {
 		err = f.RunRange(s.respondEven, even, s.rowsPerJob)
+	}
+	if err == nil {
+		err = f.RunRange(s.gather, rows, 4*s.rowsPerJob) // a copy: cheaper per body than respond
 	}
 	if err == nil {
 		err = f.Run(s.apply)
@@ -228,6 +235,8 @@ func (s *System) resize(n, batch, parts int) {
 	s.staged = slices.Grow(s.staged[:0], slots)[:slots]
 	s.sorted = slices.Grow(s.sorted[:0], slots)[:slots]
 	s.acc = slices.Grow(s.acc[:0], slots)[:slots]
+	s.final = slices.Grow(s.final[:0], slots)[:slots]
+	s.slotOf = slices.Grow(s.slotOf[:0], slots)[:slots]
 	s.row, s.place = slices.Grow(s.row[:0], slots)[:slots], slices.Grow(s.place[:0], slots)[:slots]
 	s.who = slices.Grow(s.who[:0], slots)[:slots]
 	s.oversize = slices.Grow(s.oversize[:0], parts)[:parts]
@@ -352,7 +361,7 @@ func (s *System) scatterChunk(c *ecs.Chunk) {
 
 // sortRow sorts row r's bodies from staged into sorted by bucket (a
 // counting sort into the row's bucket starts), zeroes their pushes, and
-// notes each body's index in sorted for apply. The row's first bucket, in
+// notes each body's slot for gather. The row's first bucket, in
 // the empty border column, keeps the start offsets gave it: the job of
 // row r-2 reads it as its neighbours' end. Executed by the odd respond job
 // of row r or r-1, before it scans them.
@@ -372,7 +381,7 @@ func (s *System) sortRow(r int32) {
 		st := &s.staged[i]
 		j := at[st.col]
 		at[st.col]++
-		s.sorted[j], s.place[st.slot] = st.node, j
+		s.sorted[j], s.slotOf[j] = st.node, st.slot
 	}
 	clear(s.acc[lo:hi])
 }
@@ -489,6 +498,20 @@ func pairs(sn []node, acc []push, j int32, spans [][2]int32) (touching int32) {
 	return touching
 }
 
+// gatherRows copies the summed pushes of bucket rows lo+1, ..., hi into
+// final, by slot. A push is complete once both respond passes ran; apply
+// then reads final in slot order, as a stream. Reading acc through each
+// slot's index in sorted instead is a random gather of lines the other
+// participant's respond jobs wrote last: a coherence miss for about half
+// the bodies, which made apply 4x slower with two participants than
+// alone (docs/PERFORMANCE.md, physics). The random side here is a store,
+// which the core's store buffer absorbs.
+func (s *System) gatherRows(lo, hi int) {
+	for j := s.rowStart[lo+1]; j < s.rowStart[hi+1]; j++ {
+		s.final[s.slotOf[j]] = s.acc[j]
+	}
+}
+
 // goldenAngle is 2π(1 - 1/φ) radians.
 var goldenAngle = math.Pi * (3 - math.Sqrt(5))
 
@@ -516,7 +539,7 @@ func (s *System) applyChunk(c *ecs.Chunk) {
 	base := c.Index() * s.batch
 	for i := range pos {
 		k := base + i
-		pu := s.acc[s.place[k]]
+		pu := s.final[k]
 		x, y, r := pos[i].X, pos[i].Y, body[i].Radius // as grid read them: physics alone writes them
 		ax, ay := float64(pu.x)/fixed, float64(pu.y)/fixed
 		v := vel[i]
