@@ -150,22 +150,25 @@ func (w *weft) close() error { return w.p.Close() }
 func (w *weft) begin() { w.stats0 = w.p.Stats(w.stats0[:0]) }
 
 // report adds, per op, the jobs the workers ran (the owner ran the rest),
-// the steals, the parks and the wake-ups of every participant together.
+// the jobs stolen, the steal attempts (a thief takes a batch of jobs in
+// one), the parks and the wake-ups of every participant together.
 func (w *weft) report(b *testing.B) {
 	w.stats1 = w.p.Stats(w.stats1[:0])
-	var ran, stolen, parks, wakes uint64
+	var ran, stolen, attempts, parks, wakes uint64
 	for i, s := range w.stats1 {
 		s0 := w.stats0[i]
 		if i > 0 {
 			ran += s.Executed - s0.Executed
 		}
 		stolen += s.Stolen - s0.Stolen
+		attempts += s.StealAttempts - s0.StealAttempts
 		parks += s.Parks - s0.Parks
 		wakes += s.Wakes - s0.Wakes
 	}
 	n := float64(b.N)
 	b.ReportMetric(float64(ran)/n, "workerjobs/op")
 	b.ReportMetric(float64(stolen)/n, "steals/op")
+	b.ReportMetric(float64(attempts)/n, "stealtries/op")
 	b.ReportMetric(float64(parks)/n, "parks/op")
 	b.ReportMetric(float64(wakes)/n, "wakes/op")
 }

@@ -26,16 +26,22 @@ type deque struct {
 // push adds idx at the bottom and reports false when the deque is full.
 // Executed only by the deque's owner.
 func (d *deque) push(idx uint32) bool {
-	b := d.bottom.Load()
-	if b-d.topMin >= dequeSize {
-		d.topMin = d.top.Load() // acquire: see thieves' progress before judging fullness
-		if b-d.topMin >= dequeSize {
-			return false
-		}
+	if d.full() {
+		return false
 	}
+	b := d.bottom.Load()
 	d.buf[b&(dequeSize-1)].Store(idx)
 	d.bottom.Store(b + 1) // release: the slot is written before thieves see it
 	return true
+}
+
+// full reports whether a push would fail. Executed only by the deque's owner.
+func (d *deque) full() bool {
+	b := d.bottom.Load()
+	if b-d.topMin >= dequeSize {
+		d.topMin = d.top.Load() // acquire: see thieves' progress before judging fullness
+	}
+	return b-d.topMin >= dequeSize
 }
 
 // pop takes the most recently pushed index. Executed only by the deque's owner.
@@ -74,6 +80,35 @@ func (d *deque) steal() (uint32, bool) {
 	}
 	return idx, true
 }
+
+// stealInto moves up to n indices, oldest first, from d's top to dst's
+// bottom and returns how many; it stops early when d runs dry, a steal
+// loses a race, or dst is full. Executed by dst's owner; any goroutine
+// may be d's. Each index is claimed by its own steal, the same CAS on top
+// as a single steal, so the single steal's argument covers every one: the
+// owner's pop decides the last index through the same CAS, and a thief
+// never takes one the owner already took, however long the batch. (One
+// CAS for the whole batch would not be safe here: between the thief's
+// read of bottom and its CAS, the owner may pop past the batch's end
+// without a CAS.)
+func (d *deque) stealInto(dst *deque, n int64) int64 {
+	var k int64
+	for ; k < n; k++ {
+		if dst.full() {
+			break // before the steal: nothing is taken that cannot be kept
+		}
+		idx, ok := d.steal()
+		if !ok {
+			break
+		}
+		dst.push(idx) // room checked above, and only this goroutine pushes to dst
+	}
+	return k
+}
+
+// size is a racy hint of how many indices d holds; it may be off, even
+// negative, while the owner pops. Any goroutine.
+func (d *deque) size() int64 { return d.bottom.Load() - d.top.Load() }
 
 // empty is a racy hint used by thieves to skip victims cheaply. Any goroutine.
 func (d *deque) empty() bool { return d.top.Load() >= d.bottom.Load() }

@@ -53,6 +53,8 @@ type participant struct {
 	dq                                   [numPriorities]deque
 	own                                  [numPriorities]stack // parts[0]'s jobs while no thief may take them (see Pool.private)
 	executed                             uint64               // jobs finished here; only this goroutine touches it
+	owed                                 uint32               // the job whose holds w still has to release (see owe): index+1, 0 for none; this goroutine only
+	owedN                                int32                // how many holds of it
 	busySince                            int64                // start of the current streak of jobs + 1, 0 outside one; this goroutine only
 	done                                 atomic.Uint64        // executed as last published (see publish)
 	stolen, attempts, parks, wakes, busy atomic.Uint64
@@ -141,10 +143,26 @@ func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 	}
 }
 
-// find takes a ready job: from w's own deques, then the injection queue, then
+// find takes a ready job (see take). While w owes holds (see owe), the
+// job must hold the same successor back, else w first releases what it
+// owes and looks again: a job that makes ready then comes first, as if it
+// had been released at once. Executed only by w's goroutine.
+func (p *Pool) find(w *participant) (uint32, bool) {
+	idx, ok := p.take(w)
+	if w.owed == 0 || ok && p.holdsBack(idx, w.owed-1) {
+		return idx, ok
+	}
+	if ok {
+		p.push(w, idx, p.jobs.at(idx).job.Priority) // where it came from, or to be stolen from w
+	}
+	p.settle(w)
+	return p.take(w)
+}
+
+// take takes a ready job: from w's own deques, then the injection queue, then
 // by stealing from a random victim; High before Normal in each queue.
 // Executed only by w's goroutine.
-func (p *Pool) find(w *participant) (uint32, bool) {
+func (p *Pool) take(w *participant) (uint32, bool) {
 	for pr := numPriorities - 1; pr >= 0; pr-- {
 		if idx, ok := w.own[pr].pop(); ok {
 			return idx, true
@@ -175,12 +193,37 @@ func (p *Pool) find(w *participant) (uint32, bool) {
 			}
 			w.attempts.Add(1)
 			if idx, ok := v.dq[pr].steal(); ok {
-				w.stolen.Add(1)
+				w.stolen.Add(1 + p.stealMore(w, &v.dq[pr], Priority(pr)))
 				return idx, true
 			}
 		}
 	}
 	return 0, false
+}
+
+// stealBatch bounds the jobs a thief takes in one go besides the first
+// (see stealMore).
+const stealBatch = 32
+
+// stealMore follows a successful steal from victim deque d: it moves up to
+// half of what is left there, at most stealBatch, to w's own deque (see
+// deque.stealInto) and returns how many. A steal reads the victim's bottom
+// and claims its top, two cache lines the victim writes, and the victim's
+// next pop reads top back: taken one at a time (W3: 1,000 jobs in the
+// owner's deque), every job moved both lines between the cores. Taken back
+// to back, the lines stay in w's cache for the batch, and the victim's pops
+// find top unchanged until w comes back. Executed only by w's goroutine,
+// after take found w's deques empty. Not for the owner of a solo frame,
+// whose deque nobody may take from.
+func (p *Pool) stealMore(w *participant, d *deque, pr Priority) uint64 {
+	if p.private(w) {
+		return 0
+	}
+	k := d.stealInto(&w.dq[pr], min(d.size()/2, stealBatch))
+	if k > 0 {
+		p.wake(w)
+	}
+	return uint64(k)
 }
 
 // run executes job idx on w: its body (for a ParallelFor range job, its
@@ -381,7 +424,50 @@ func (p *Pool) releaseTo(w *participant, from uint32, r *record, to uint32) {
 	if p.tracing.Load() {
 		w.record(Event{Kind: KindEdge, Worker: w.id, Job: p.handle(to), From: p.handle(from), Start: p.now()})
 	}
-	p.releaseHold(w, to)
+	p.owe(w, to)
+}
+
+// owe releases one hold of job to on behalf of w, later: w keeps count and
+// releases them together (settle) when it is about to run a job that does
+// not hold to back too, or finds none. So jobs that finish one after the
+// other on w and share a successor (the 1,000 middle jobs of W3 and their
+// join, a ParallelFor's range jobs) write its hold count once, not once
+// each, from every core. That delays nothing: to cannot become ready
+// before the jobs w runs meanwhile, which hold it too, have finished.
+// Executed only by w's goroutine, for a job it finished; the blocked cause
+// is already stored.
+func (p *Pool) owe(w *participant, to uint32) {
+	if w.owed == to+1 {
+		w.owedN++
+		return
+	}
+	p.settle(w)
+	w.owed, w.owedN = to+1, 1
+}
+
+// settle releases the holds w owes (see owe). Executed only by w's
+// goroutine: in find, and before w leaves help, so that nothing stays
+// owed while w's goroutine does anything but run jobs that hold the
+// successor back.
+func (p *Pool) settle(w *participant) {
+	if w.owed == 0 {
+		return
+	}
+	to, n := w.owed-1, w.owedN
+	w.owed, w.owedN = 0, 0
+	p.releaseHolds(w, to, n)
+}
+
+// holdsBack reports whether job idx, not yet finished, holds job to back:
+// to is its ParallelFor join, or its latest successor edge leads to to (an
+// edge that joins an unfinished job holds its successor). Any goroutine.
+func (p *Pool) holdsBack(idx, to uint32) bool {
+	r := p.jobs.at(idx)
+	if r.parent == to+1 {
+		return true
+	}
+	head := uint32(r.link.Load() >> 32)
+	return head != 0 && p.edges.at(head-1).to == to
 }
 
 // block records that job r cannot run because of root (cause kind k), keeping

@@ -63,3 +63,35 @@ func TestGuestWaitSleepsUntilDone(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Succeeded, o)
 }
+
+// A participant releases a finished job's last successor hold later (see
+// owe), but never past the point where it would change what runs: here the
+// serial executor runs a, then its successor b, then the unrelated j
+// scheduled first, as if a had released b at once.
+func TestOwedHoldRunsSuccessorFirst(t *testing.T) {
+	p, err := New(Options{Workers: 0})
+	require.NoError(t, err)
+	defer p.Close()
+	var order []string
+	log := func(s string) Func { return func(*Ctx) { order = append(order, s) } }
+	j := mustSchedule(t, p, Job{Run: log("j")})
+	a := mustSchedule(t, p, Job{Run: log("a")})
+	b := mustSchedule(t, p, Job{Run: log("b")}, a)
+	all, err := p.Combine(j, b)
+	require.NoError(t, err)
+	require.NoError(t, p.Wait(all))
+	assert.Equal(t, []string{"a", "b", "j"}, order)
+}
+
+// Wait leaves nothing owed: a successor of a job the owner ran inside Wait
+// is ready when Wait returns, though only a later call would look for it.
+func TestWaitLeavesNoHoldOwed(t *testing.T) {
+	p, err := New(Options{Workers: 0})
+	require.NoError(t, err)
+	defer p.Close()
+	a := mustSchedule(t, p, Job{})
+	b := mustSchedule(t, p, Job{}, a)
+	require.NoError(t, p.Wait(a))
+	assert.Zero(t, p.parts[0].owed)
+	assert.Zero(t, p.jobs.at(b.idx).holds.Load(), "b is ready")
+}

@@ -166,12 +166,16 @@ func (p *Pool) ready(w *participant, idx uint32, r *record) {
 }
 
 // releaseHold drops one hold of job idx and readies it at zero. Any
+// goroutine, on behalf of w (nil for a guest).
+func (p *Pool) releaseHold(w *participant, idx uint32) { p.releaseHolds(w, idx, 1) }
+
+// releaseHolds drops n holds of job idx and readies it at zero. Any
 // goroutine, on behalf of w (nil for a guest); the atomic decrement makes
 // exactly one caller see zero, and orders the releasers' writes (a blocked
 // cause, the prerequisite's outcome) before the job runs.
-func (p *Pool) releaseHold(w *participant, idx uint32) {
+func (p *Pool) releaseHolds(w *participant, idx uint32, n int32) {
 	r := p.jobs.at(idx)
-	if r.holds.Add(-1) == 0 {
+	if r.holds.Add(-n) == 0 {
 		p.ready(w, idx, r)
 	}
 }
@@ -191,9 +195,14 @@ func (p *Pool) push(w *participant, idx uint32, pr Priority) {
 	if w == nil || !w.dq[pr].push(idx) {
 		p.inj.put(idx, pr)
 	}
-	// Wake a sleeper only if there is one and nobody is already looking.
-	// The loads are seq-cst and follow the push: a waiter prepares, and a
-	// spinner stops spinning, before rechecking the queues.
+	p.wake(w)
+}
+
+// wake wakes a sleeper for jobs just pushed, only if there is one and
+// nobody is already looking. Executed by w's goroutine (w may be nil for a
+// guest), after the push: the loads are seq-cst, and a waiter prepares,
+// and a spinner stops spinning, before rechecking the queues.
+func (p *Pool) wake(w *participant) {
 	if p.ec.waiters() != 0 && p.spinning.Load() == 0 {
 		if p.ec.notify(false) && w != nil {
 			w.wakes.Add(1)

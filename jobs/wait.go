@@ -10,6 +10,7 @@ package jobs
 // help runs jobs on w until target is done, parking when there is nothing
 // to run. It refuses waits that could never end. Executed only by w's goroutine.
 func (p *Pool) help(w *participant, idx uint32, target *record) error {
+	defer p.settle(w) // the caller goes on with other things than jobs
 	if err := p.checkWait(w, idx, target); err != nil {
 		return err
 	}
