@@ -205,6 +205,12 @@ func (p *Pool) take(w *participant) (uint32, bool) {
 // (see stealMore).
 const stealBatch = 32
 
+// stealMin is the least a victim's deque must hold for a thief to take more
+// than one job: below it, leaving a short deque whole keeps what the
+// others split (ParallelFor's range jobs split only while their runner's
+// deque is empty) where it was.
+const stealMin = 4
+
 // stealMore follows a successful steal from victim deque d: it moves up to
 // half of what is left there, at most stealBatch, to w's own deque (see
 // deque.stealInto) and returns how many. A steal reads the victim's bottom
@@ -219,7 +225,11 @@ func (p *Pool) stealMore(w *participant, d *deque, pr Priority) uint64 {
 	if p.private(w) {
 		return 0
 	}
-	k := d.stealInto(&w.dq[pr], min(d.size()/2, stealBatch))
+	n := d.size()
+	if n < stealMin {
+		return 0
+	}
+	k := d.stealInto(&w.dq[pr], min(n/2, stealBatch))
 	if k > 0 {
 		p.wake(w)
 	}
