@@ -13,10 +13,10 @@
 //     every parallel run must match.
 //   - Workers are W goroutines of the pool's own. Each runs a loop (loop.go):
 //     pop from its own deques, take from the injection queue, steal from a
-//     random victim; spin a little; park. A job body runs on one of them, or
-//     on the owner, and sees the pool through its *Ctx: Ctx.Schedule pushes
-//     to that participant's deque, Ctx.Wait helps until the job is done
-//     (fork-join).
+//     random victim (from a long deque, a batch: see stealMore); spin a
+//     little; park. A job body runs on one of them, or on the owner, and
+//     sees the pool through its *Ctx: Ctx.Schedule pushes to that
+//     participant's deque, Ctx.Wait helps until the job is done (fork-join).
 //   - Solo frames: when the owner's frames are shorter with its own jobs
 //     run by itself alone (a worker descheduled by another process, or jobs
 //     too small to move), workers leave the owner's jobs alone until a
