@@ -21,8 +21,10 @@
 //	cat w1.txt w234.txt | go run ./cmd/benchtable
 //
 // weft's rows add the pool's own counters per op (workerjobs/op: jobs the
-// workers ran, the owner ran the rest; steals/op, parks/op, wakes/op), so
-// that a slow process shows why; cmd/gstates reads a runtime trace of one.
+// workers ran, the owner ran the rest; steals/op: jobs stolen;
+// stealtries/op: steal attempts, each taking one job or, from a long deque,
+// a batch; parks/op, wakes/op), so that a slow process shows why;
+// cmd/gstates reads a runtime trace of one.
 //
 // bench/cpp/peers.cpp has the same four workloads for the C++ schedulers
 // enkiTS and Taskflow; scripts/peers.sh (make bench-peers) builds it and
