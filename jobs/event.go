@@ -18,7 +18,7 @@ func (p *Pool) Event(l Label) (Handle, error) {
 		return Handle{}, errorf(CodeClosed, l, "the pool is closed; make events before Close")
 	}
 	j := Job{Label: l}
-	idx, r, _, err := p.alloc(&j, 0)
+	idx, r, _, err := p.alloc(nil, &j, 0)
 	if err != nil {
 		return Handle{}, err
 	}

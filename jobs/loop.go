@@ -55,6 +55,7 @@ type participant struct {
 	executed                             uint64               // jobs finished here; only this goroutine touches it
 	owed                                 uint32               // the job whose holds w still has to release (see owe): index+1, 0 for none; this goroutine only
 	owedN                                int32                // how many holds of it
+	slot, slotEnd                        uint32               // parts[0]: job slots reserved ahead, [slot, slotEnd) unused (see reserveJob); its driver only
 	busySince                            int64                // start of the current streak of jobs + 1, 0 outside one; this goroutine only
 	done                                 atomic.Uint64        // executed as last published (see publish)
 	stolen, attempts, parks, wakes, busy atomic.Uint64
@@ -372,7 +373,7 @@ func (p *Pool) keepBudget(w *participant, idx uint32, r *record, k int32, cost i
 func (p *Pool) splitOff(w *participant, idx uint32, r *record, mid int32, join *record) {
 	child := r.job
 	child.Label.Chunk = int(mid)
-	ci, cr, _, err := p.alloc(&child, 0)
+	ci, cr, _, err := p.alloc(w, &child, 0)
 	if err != nil {
 		return
 	}

@@ -95,3 +95,23 @@ func TestWaitLeavesNoHoldOwed(t *testing.T) {
 	assert.Zero(t, p.parts[0].owed)
 	assert.Zero(t, p.jobs.at(b.idx).holds.Load(), "b is ready")
 }
+
+// The owner reserves job slots ahead (see reserveJob); the ones it has not
+// used when the frame ends are not jobs: Reset does not wait for them,
+// Snapshot does not count them, and the owner's jobs stay dense from 0.
+func TestOwnerSlotsReservedAhead(t *testing.T) {
+	p, err := New(Options{Workers: 0})
+	require.NoError(t, err)
+	defer p.Close()
+	for range 2 {
+		for i := range ownerSlots + 6 {
+			h := mustSchedule(t, p, Job{})
+			require.Equal(t, i, h.Index())
+		}
+		assert.Equal(t, 2*ownerSlots, int(p.jobs.used()), "two blocks reserved")
+		require.NoError(t, p.Reset()) // waits for the 70 jobs only
+		assert.Zero(t, p.parts[0].slotEnd-p.parts[0].slot)
+	}
+	mustSchedule(t, p, Job{})
+	assert.Equal(t, Snapshot{Pending: 1}, p.Snapshot())
+}

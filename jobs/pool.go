@@ -17,6 +17,8 @@ type Options struct {
 	// repeatable order. DefaultWorkers is GOMAXPROCS-1, at least 1.
 	Workers int
 	// MaxJobs bounds the jobs scheduled between two Resets (default 1<<20).
+	// The owner reserves job slots 64 at a time, so jobs that workers and
+	// other goroutines schedule may be refused up to 63 short of it.
 	// Arena memory is taken in blocks of 1024 jobs as they are first used.
 	MaxJobs int
 	// TraceCapacity is the number of trace events each participant keeps
@@ -234,7 +236,8 @@ func (p *Pool) Reset() error {
 	defer p.leave(w)
 	err := p.drain(w)
 	p.adapt()
-	p.finishedFrames += uint64(p.jobs.next.Load())
+	p.finishedFrames += uint64(p.jobs.next.Load()) - uint64(w.slotEnd-w.slot)
+	w.slot, w.slotEnd = 0, 0 // the owner's slots reserved ahead go with the arena
 	p.jobs.reset()
 	p.edges.reset()
 	p.epoch.Add(1)

@@ -49,8 +49,9 @@ type Handle struct {
 	pool, gen, idx uint32
 }
 
-// Index is the job's position in its frame's arena, dense from 0 in
-// scheduling order (on the serial executor).
+// Index is the job's position in its frame's arena. The owner's jobs get
+// increasing indices, dense from 0 while only the owner schedules (as on
+// the serial executor).
 func (h Handle) Index() int { return int(h.idx) }
 
 // String identifies the handle in messages: job#index@pool.frame.

@@ -14,7 +14,7 @@ func (p *Pool) schedule(w *participant, j Job, deps []Handle) (Handle, error) {
 	if err := p.validate(&j, deps); err != nil {
 		return Handle{}, err
 	}
-	idx, r, e0, err := p.alloc(&j, len(deps))
+	idx, r, e0, err := p.alloc(w, &j, len(deps))
 	if err != nil {
 		return Handle{}, err
 	}
@@ -58,7 +58,7 @@ func (p *Pool) checkJob(j *Job) error {
 // goroutine: the arenas hand out disjoint slots; the record stays private
 // until gen is stored (for lookup and Snapshot) and its builder hold is
 // released (for executors).
-func (p *Pool) alloc(j *Job, k int) (uint32, *record, uint32, error) {
+func (p *Pool) alloc(w *participant, j *Job, k int) (uint32, *record, uint32, error) {
 	var e0 uint32
 	if k > 0 {
 		var ok bool
@@ -66,7 +66,7 @@ func (p *Pool) alloc(j *Job, k int) (uint32, *record, uint32, error) {
 			return 0, nil, 0, errorf(CodeArenaFull, j.Label, "more than %d dependency edges since the last Reset; call Reset between frames or raise Options.MaxJobs", p.edges.limit)
 		}
 	}
-	idx, ok := p.jobs.reserve(1)
+	idx, ok := p.reserveJob(w)
 	if !ok {
 		return 0, nil, 0, errorf(CodeArenaFull, j.Label, "more than %d jobs since the last Reset; call Reset between frames or raise Options.MaxJobs", p.jobs.limit)
 	}
@@ -76,6 +76,39 @@ func (p *Pool) alloc(j *Job, k int) (uint32, *record, uint32, error) {
 	r.job = *j
 	r.gen.Store(p.epoch.Load()) // last: Snapshot and lookup read the record only after seeing it
 	return idx, r, e0, nil
+}
+
+// ownerSlots is how many job slots the driver of parts[0] reserves at a
+// time: the arena's counter is a shared atomic, and the owner schedules
+// most jobs (W1: one atomic add per 64 jobs instead of one each).
+const ownerSlots = 64
+
+// reserveJob reserves a job slot on behalf of w (nil for a guest). The
+// driver of parts[0] takes it from the slots it reserved ahead, [w.slot,
+// w.slotEnd); those it has not used are not jobs (see idle and Reset), so
+// others may be refused up to ownerSlots-1 short of MaxJobs. Any
+// goroutine; only the driver of parts[0] touches its slots.
+func (p *Pool) reserveJob(w *participant) (uint32, bool) {
+	if w == nil || w.id != 0 {
+		return p.jobs.reserve(1)
+	}
+	if w.slot == w.slotEnd {
+		n := uint32(ownerSlots)
+		if p.jobs.limit-p.jobs.used() < 2*ownerSlots { // near the limit: one at a time
+			n = 1
+		}
+		first, ok := p.jobs.reserve(int(n))
+		if !ok && n > 1 { // others took the room meanwhile
+			n = 1
+			first, ok = p.jobs.reserve(1)
+		}
+		if !ok {
+			return 0, false
+		}
+		w.slot, w.slotEnd = first, first+n
+	}
+	w.slot++
+	return w.slot - 1, true
 }
 
 // depend adds a hold and a successor edge (from e0 on) on each dependency
@@ -134,13 +167,13 @@ func (p *Pool) parallelFor(w *participant, j Job, n, batch int, deps []Handle) (
 	if err := p.validate(&j, deps); err != nil {
 		return Handle{}, err
 	}
-	ji, jr, _, err := p.alloc(&Job{Label: Label{Name: j.Label.Name, Chunk: -1}, Lo: n, Hi: batch, Priority: j.Priority}, 0)
+	ji, jr, _, err := p.alloc(w, &Job{Label: Label{Name: j.Label.Name, Chunk: -1}, Lo: n, Hi: batch, Priority: j.Priority}, 0)
 	if err != nil {
 		return Handle{}, err
 	}
 	jr.holds.Add(1) // the root range job's hold
 	j.Label.Chunk = 0
-	ri, rr, e0, err := p.alloc(&j, len(deps))
+	ri, rr, e0, err := p.alloc(w, &j, len(deps))
 	if err != nil {
 		jr.link.Or(cancelBit)
 		jr.holds.Add(-1)
