@@ -165,14 +165,8 @@ func (e *Engine) runSegment(seg int) {
 	e.waitJobs()
 	e.playBack()
 	e.mergeSystems(seg)
-	t0 := time.Now()
 	e.readTrace(seg)
-	DebugTrace += time.Since(t0)
-	DebugSegs++
 }
-
-var DebugTrace time.Duration
-var DebugSegs int
 
 // runExclusives runs the segment's exclusive systems, on the owner, with
 // no job in flight.

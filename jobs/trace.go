@@ -85,23 +85,8 @@ func (p *Pool) ReadTrace(dst []Event) ([]Event, uint64) {
 		}
 		r.read = n
 	}
-	// Not a stable sort: a merge sort moves these 100-byte events
-	// O(n log² n) times, most of the trace's reading on the owner. Ties
-	// on start are broken by the fields that tell events apart, so the
-	// order is still one order.
-	slices.SortFunc(dst[from:], compareEvents)
+	slices.SortStableFunc(dst[from:], func(a, b Event) int { return cmp.Compare(a.Start, b.Start) })
 	return dst, lost
-}
-
-// compareEvents orders events by start, then by the fields that tell
-// events of one start apart. Its arguments are evaluated lazily: most
-// comparisons end at the start.
-func compareEvents(a, b Event) int {
-	if a.Start != b.Start {
-		return cmp.Compare(a.Start, b.Start)
-	}
-	return cmp.Or(cmp.Compare(a.Worker, b.Worker), cmp.Compare(a.Kind, b.Kind),
-		cmp.Compare(a.Job.idx, b.Job.idx), cmp.Compare(a.From.idx, b.From.idx), cmp.Compare(a.Label.Chunk, b.Label.Chunk))
 }
 
 // WriteChromeTrace writes events in the Chrome trace event format, which
