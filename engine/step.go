@@ -161,7 +161,6 @@ func (e *Engine) runSegment(seg int) {
 		e.fail(errorf(CodeOrder, "", err, "a frame was left open; do not call World.BeginFrame yourself"))
 		return
 	}
-	e.run.pool.Prewake() // the workers parked during the last step's tail or the exclusives
 	e.scheduleSystems(seg)
 	e.waitJobs()
 	e.playBack()

@@ -85,17 +85,3 @@ func (ec *eventCount) notify(all bool) bool {
 	ec.mu.Unlock()
 	return true
 }
-
-// Prewake wakes one parked worker ahead of a frame's first jobs, so that it
-// is looking for work, not asleep, when they are pushed. Waking a parked
-// worker costs tens of microseconds (a futex round trip, more in a VM),
-// which the owner would otherwise spend running the first jobs alone,
-// every frame that starts after the workers parked. A hint: it schedules
-// nothing, and a worker that finds no job within spinFor parks again. It
-// does nothing on the serial executor, in a solo frame or while a worker
-// spins. Executed only by the owner, shortly before it schedules jobs.
-func (p *Pool) Prewake() {
-	if len(p.parts) > 1 && !p.solo.Load() && p.spinning.Load() == 0 {
-		p.ec.notify(false)
-	}
-}
