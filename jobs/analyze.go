@@ -25,7 +25,7 @@ import (
 type Graph struct {
 	Nodes []Node
 
-	index map[Handle]int32 // a job's index in jobs
+	index jobIndex // a job's index in jobs
 	jobs  []jobNodes
 	edges [][2]int32 // (to, from) jobs, sorted, without duplicates
 	jpred []int32    // job j's prerequisite jobs are jpred[jobs[j].jpLo:jobs[j].jpHi]
@@ -84,8 +84,8 @@ func (g *Graph) Build(events []Event) {
 func (g *Graph) gatherEdges(events []Event) {
 	g.edges = g.edges[:0]
 	for _, e := range events {
-		from, ok1 := g.index[e.From]
-		to, ok2 := g.index[e.Job]
+		from, ok1 := g.index.get(e.From)
+		to, ok2 := g.index.get(e.Job)
 		if !ok1 || !ok2 {
 			continue
 		}
@@ -159,20 +159,17 @@ func (g *Graph) gatherSuccs() {
 // nodes makes a node per traced slice, each job's nodes together, jobs in
 // the order of their first slice.
 func (g *Graph) nodes(events []Event) {
-	if g.index == nil {
-		g.index = make(map[Handle]int32)
-	}
-	clear(g.index)
+	g.index.reset()
 	g.jobs = g.jobs[:0]
 	for _, e := range events {
 		if e.Kind != KindJob {
 			continue
 		}
-		if j, ok := g.index[e.Job]; ok {
+		if j, ok := g.index.get(e.Job); ok {
 			g.jobs[j].n++
 			continue
 		}
-		g.index[e.Job] = int32(len(g.jobs))
+		g.index.put(e.Job, int32(len(g.jobs)))
 		g.jobs = append(g.jobs, jobNodes{n: 1, split: -1})
 	}
 	total := int32(0)
@@ -184,11 +181,61 @@ func (g *Graph) nodes(events []Event) {
 		if e.Kind != KindJob {
 			continue
 		}
-		j := g.index[e.Job]
+		j, _ := g.index.get(e.Job)
 		jb := &g.jobs[j]
 		g.Nodes[jb.lo+jb.n] = Node{Job: e.Job, Label: e.Label, Worker: e.Worker, Start: e.Start, End: e.End, Cost: e.End - e.Start, job: j}
 		jb.n++
 	}
+}
+
+// jobIndex maps a job's handle to its index in jobs. The handles of one
+// frame share a pool and a generation, and their indices are dense from 0,
+// so those of the first frame put go in a slice; the handles of any other
+// frame (a trace of several frames) go in a map. The engine's traces hold
+// one frame each: Build then does an array access per event where a map
+// lookup hashed the handle, most of Build's time.
+type jobIndex struct {
+	frame Handle  // the pool and generation dense serves; pool 0 before the first put
+	dense []int32 // by Handle.idx: index in jobs + 1, 0 for none
+	other map[Handle]int32
+}
+
+func (x *jobIndex) reset() {
+	clear(x.dense)
+	clear(x.other)
+	x.frame = Handle{}
+}
+
+func (x *jobIndex) inFrame(h Handle) bool {
+	return h.pool != 0 && h.pool == x.frame.pool && h.gen == x.frame.gen
+}
+
+func (x *jobIndex) get(h Handle) (int32, bool) {
+	if x.inFrame(h) {
+		if int(h.idx) < len(x.dense) && x.dense[h.idx] != 0 {
+			return x.dense[h.idx] - 1, true
+		}
+		return 0, false
+	}
+	j, ok := x.other[h]
+	return j, ok
+}
+
+func (x *jobIndex) put(h Handle, j int32) {
+	if x.frame.pool == 0 {
+		x.frame = h
+	}
+	if !x.inFrame(h) {
+		if x.other == nil {
+			x.other = make(map[Handle]int32)
+		}
+		x.other[h] = j
+		return
+	}
+	if n := int(h.idx) + 1; n > len(x.dense) {
+		x.dense = append(x.dense, make([]int32, n-len(x.dense))...)
+	}
+	x.dense[h.idx] = j + 1
 }
 
 // Preds returns node i's prerequisites (indices into Nodes).

@@ -154,3 +154,33 @@ func TestGraphFromRealTrace(t *testing.T) {
 	})
 	assert.Zero(t, allocs)
 }
+
+// TestGraphOfTwoFrames: a trace of two frames reuses arena indices under a
+// new generation; Build keeps their jobs apart (the second frame's handles
+// take the index's map, the first's its slice).
+func TestGraphOfTwoFrames(t *testing.T) {
+	frame := func(gen uint32, t0 int64) []Event {
+		ev := handBuilt([]int64{3, 4}, [][2]int{{0, 1}})
+		for i := range ev {
+			ev[i].Job.gen, ev[i].From.gen = gen, gen
+			ev[i].Start, ev[i].End = ev[i].Start+t0, ev[i].End+t0
+		}
+		return ev
+	}
+	var g Graph
+	for range 2 { // the second Build reuses the index
+		g.Build(append(frame(1, 0), frame(2, 100)...))
+		require.Len(t, g.Nodes, 4)
+		assert.Equal(t, int64(14), g.Work())
+		path, span := g.CriticalPath(nil)
+		assert.Equal(t, int64(7), span)
+		assert.Len(t, path, 2)
+		for i := range g.Nodes { // each frame's second job waits for its first, of its own frame
+			if p := g.Preds(i); len(p) > 0 {
+				require.Len(t, p, 1)
+				assert.Equal(t, g.Nodes[i].Job.gen, g.Nodes[p[0]].Job.gen)
+				assert.Equal(t, int64(3), g.Nodes[p[0]].Cost)
+			}
+		}
+	}
+}

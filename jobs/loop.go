@@ -319,12 +319,15 @@ func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 	join := p.jobs.at(r.parent - 1)
 	n, batch := join.job.Lo, join.job.Hi
 	pr := r.job.Priority
+	if r.job.Label.Chunk == 0 && !p.private(w) {
+		p.startAffine(w, idx, r, join)
+	}
 	first := int32(r.job.Label.Chunk)
 	var t0 int64
 	for k := first; k < r.chunkEnd; k++ {
 		if r.chunkEnd-k > 1 && !p.private(w) {
-			if w.dq[pr].empty() {
-				p.splitOff(w, idx, r, k+(r.chunkEnd-k+1)/2, join)
+			if mid := k + (r.chunkEnd-k+1)/2; w.dq[pr].empty() && p.splitOff(w, idx, r, mid, r.chunkEnd, join) {
+				r.chunkEnd = mid
 			}
 			switch k {
 			case first:
@@ -361,30 +364,49 @@ func (p *Pool) keepBudget(w *participant, idx uint32, r *record, k int32, cost i
 	if cost > 0 {
 		keep = max(1, int64(keepFor)/cost)
 	}
-	if keep < int64(r.chunkEnd-k) {
-		p.splitOff(w, idx, r, k+int32(keep), join)
+	if mid := k + int32(keep); mid < r.chunkEnd && p.splitOff(w, idx, r, mid, r.chunkEnd, join) {
+		r.chunkEnd = mid
 	}
 }
 
-// splitOff moves chunks [mid, chunkEnd) of range job r (arena index idx)
-// to a new range job on w's deque. With the arena full, r simply keeps
-// them. Executed only by w's goroutine, which runs r: r.chunkEnd is its
-// own; the join's extra hold is added before the child can finish.
-func (p *Pool) splitOff(w *participant, idx uint32, r *record, mid int32, join *record) {
+// startAffine starts a whole range job of n chunks at chunk n·id/P for
+// participant id of P, and hands the chunks before it to a new range job:
+// the owner starts at the front, the last worker near the back. Passes
+// over the same rows (a system's chained passes, the next step's) then
+// give each participant about the same rows whoever released them, and
+// the rows stay in that core's cache; where the first participant to run
+// a pass always started at the front, chained passes swapped halves
+// between the cores whenever the other finished the previous pass last.
+// Executed only by w's goroutine, before it runs r's first chunk.
+func (p *Pool) startAffine(w *participant, idx uint32, r *record, join *record) {
+	n := r.chunkEnd
+	whole := int32((join.job.Lo + join.job.Hi - 1) / join.job.Hi)
+	at := int32(int64(n) * int64(w.id) / int64(len(p.parts)))
+	if at > 0 && n == whole && p.splitOff(w, idx, r, 0, at, join) {
+		r.job.Label.Chunk = int(at)
+	}
+}
+
+// splitOff moves chunks [from, to) of range job r (arena index idx), its
+// first or its last chunks, to a new range job on w's deque; the caller
+// takes them off r. With the arena full it returns false, and r simply
+// keeps them. Executed only by w's goroutine, which runs r: r's range is
+// its own; the join's extra hold is added before the child can finish.
+func (p *Pool) splitOff(w *participant, idx uint32, r *record, from, to int32, join *record) bool {
 	child := r.job
-	child.Label.Chunk = int(mid)
+	child.Label.Chunk = int(from)
 	ci, cr, _, err := p.alloc(w, &child, 0)
 	if err != nil {
-		return
+		return false
 	}
-	cr.parent, cr.chunkEnd = r.parent, r.chunkEnd
+	cr.parent, cr.chunkEnd = r.parent, to
 	cr.holds.v = 0 // still private: it has no prerequisites
 	join.holds.Add(1)
-	r.chunkEnd = mid
 	if p.tracing.Load() { // so that the analysis gives it r's prerequisites
 		w.record(Event{Kind: KindSplit, Worker: w.id, Job: p.handle(ci), From: p.handle(idx), Start: p.now()})
 	}
 	p.ready(w, ci, cr)
+	return true
 }
 
 // call runs a body and turns a panic into the job's error. Executed only
