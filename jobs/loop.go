@@ -194,7 +194,7 @@ func (p *Pool) take(w *participant) (uint32, bool) {
 			}
 			w.attempts.Add(1)
 			if idx, ok := v.dq[pr].steal(); ok {
-				w.stolen.Add(1 + p.stealMore(w, &v.dq[pr], Priority(pr)))
+				w.stolen.Add(1 + p.stealMore(w, idx, &v.dq[pr], Priority(pr)))
 				return idx, true
 			}
 		}
@@ -212,18 +212,20 @@ const stealBatch = 32
 // deque is empty) where it was.
 const stealMin = 4
 
-// stealMore follows a successful steal from victim deque d: it moves up to
-// half of what is left there, at most stealBatch, to w's own deque (see
-// deque.stealInto) and returns how many. A steal reads the victim's bottom
-// and claims its top, two cache lines the victim writes, and the victim's
-// next pop reads top back: taken one at a time (W3: 1,000 jobs in the
-// owner's deque), every job moved both lines between the cores. Taken back
-// to back, the lines stay in w's cache for the batch, and the victim's pops
-// find top unchanged until w comes back. Executed only by w's goroutine,
-// after take found w's deques empty. Not for the owner of a solo frame,
-// whose deque nobody may take from.
-func (p *Pool) stealMore(w *participant, d *deque, pr Priority) uint64 {
-	if p.private(w) {
+// stealMore follows a successful steal of job first from victim deque d:
+// it moves up to half of what is left there, at most stealBatch, to w's own
+// deque (see deque.stealInto) and returns how many. A steal reads the
+// victim's bottom and claims its top, two cache lines the victim writes,
+// and the victim's next pop reads top back: taken one at a time (W3: 1,000
+// jobs in the owner's deque), every job moved both lines between the
+// cores. Taken back to back, the lines stay in w's cache for the batch, and
+// the victim's pops find top unchanged until w comes back. A ParallelFor
+// range job is a batch already, split on demand (runChunks): a thief that
+// took one takes nothing more (W2 was slower with batches of them).
+// Executed only by w's goroutine, after take found w's deques empty. Not
+// for the owner of a solo frame, whose deque nobody may take from.
+func (p *Pool) stealMore(w *participant, first uint32, d *deque, pr Priority) uint64 {
+	if p.private(w) || p.jobs.at(first).chunkEnd > 0 {
 		return 0
 	}
 	n := d.size()
