@@ -23,14 +23,9 @@ import "slices"
 // others read.
 
 // Probing solo mode costs frames when the workers do help, so the owner
-// skips the probes while it spends less than idleProbe of its frames
-// outside jobs (waiting for others, or scheduling) and the workers run jobs
-// for at least helpProbe of them: then everyone is busy with jobs, and
-// nothing is to be gained alone (W4, a quiet frame). A worker that another
-// process keeps off its core runs jobs for a small share of the frame, and
-// the owner, running most jobs itself, is busy too: there the frame can
-// still be faster alone, by what parallel mode costs (the worker's held
-// chunks, splits, two lanes of trace), so the owner probes.
+// probes it only while it spends more than idleProbe of its frames outside
+// jobs (waiting for others, or scheduling): a pool whose owner is busy
+// running jobs all frame long has nothing to gain from running them alone.
 //
 // A probe runs probeFrames frames of the other mode, then probeFrames of
 // the home mode, and compares the median of the last probeFrames-1 of the
@@ -52,8 +47,7 @@ const (
 	switchMargin = 0.05
 	clearMargin  = 0.15
 	idleProbe    = 0.15
-	helpProbe    = 0.5
-	idleWeight   = 8 // the shares move 1/idleWeight of the way to each frame's
+	idleWeight   = 8 // the owner's idle share moves 1/idleWeight of the way to each frame's
 )
 
 // window holds the last probeFrames-1 frame times of one kind.
@@ -83,22 +77,18 @@ type adapter struct {
 	probe   int     // frames left in the current probe (see probeFrame), 0 outside one
 	settled bool    // the home mode's last frame was not a switch's first
 	busy    int64   // the owner's busy time (WorkerStats.Busy) at the previous Reset
-	wbusy   int64   // the workers' busy time, summed, at the previous Reset
 	idle    float64 // mean share of the home mode's frames that the owner spent outside jobs
-	help    float64 // mean share of the home mode's frames that a worker spent running jobs
 
 	before, other, after window // home frames before a probe, the probe's, home frames after it
 }
 
 // frameEnd takes the frame that ended at now, in which the owner's busy
-// time reached busy and the workers' (workers of them) wbusy, and returns
-// whether the next frame runs solo.
-func (a *adapter) frameEnd(now, busy, wbusy int64, workers int) bool {
+// time reached busy, and returns whether the next frame runs solo.
+func (a *adapter) frameEnd(now, busy int64) bool {
 	d := now - a.last
 	first := a.last == 0
 	idle := 1 - float64(busy-a.busy)/float64(max(d, 1))
-	help := float64(wbusy-a.wbusy) / float64(max(d, 1)*int64(max(workers, 1)))
-	a.last, a.busy, a.wbusy = now, busy, wbusy
+	a.last, a.busy = now, busy
 	if first {
 		a.wait, a.every = probeFirst, probeMin
 		return a.solo
@@ -109,10 +99,9 @@ func (a *adapter) frameEnd(now, busy, wbusy int64, workers int) bool {
 	if a.settled {
 		a.before.put(d)
 		a.idle += (idle - a.idle) / idleWeight
-		a.help += (help - a.help) / idleWeight
 	}
 	a.settled = true
-	if a.wait--; a.wait > 0 || a.before.median() == 0 || (!a.solo && a.idle < idleProbe && a.help >= helpProbe) {
+	if a.wait--; a.wait > 0 || a.before.median() == 0 || (!a.solo && a.idle < idleProbe) {
 		return a.solo
 	}
 	a.probe, a.other.n, a.after.n = 2*probeFrames, 0, 0
@@ -168,11 +157,7 @@ func (p *Pool) adapt() {
 	if len(p.parts) == 1 {
 		return
 	}
-	var wbusy int64
-	for _, w := range p.parts[1:] { // their streaks ended before the drain saw them idle
-		wbusy += int64(w.busy.Load())
-	}
-	p.solo.Store(p.adapter.frameEnd(p.now()+1, int64(p.parts[0].busy.Load()), wbusy, len(p.parts)-1))
+	p.solo.Store(p.adapter.frameEnd(p.now()+1, int64(p.parts[0].busy.Load())))
 }
 
 // stealable reports whether thieves may take jobs from victim v's deques:

@@ -9,22 +9,15 @@ import (
 )
 
 // frames feeds a n frames, each taking d(solo) ns of which the owner ran
-// jobs busy(solo) and its one worker the whole frame, and returns the
-// mode chosen after each.
+// jobs busy(solo), and returns the mode chosen after each.
 func (a *adapter) frames(n int, d, busy func(solo bool) int64) []bool {
-	return a.framesHelped(n, d, busy, d)
-}
-
-// framesHelped is frames with the worker running jobs for wbusy(solo) ns
-// of each frame.
-func (a *adapter) framesHelped(n int, d, busy, wbusy func(solo bool) int64) []bool {
 	var modes []bool
 	solo := a.solo
 	if a.last == 0 {
-		solo = a.frameEnd(1, 0, 0, 1)
+		solo = a.frameEnd(1, 0)
 	}
 	for range n {
-		solo = a.frameEnd(a.last+d(solo), a.busy+busy(solo), a.wbusy+wbusy(solo), 1)
+		solo = a.frameEnd(a.last+d(solo), a.busy+busy(solo))
 		modes = append(modes, solo)
 	}
 	return modes
@@ -40,35 +33,12 @@ func count(modes []bool, solo bool) int {
 	return n
 }
 
-// TestAdapterBusyOwnerNeverProbes: an owner and a worker that run jobs all
-// frame long have nothing to gain alone, so the owner never leaves
-// parallel mode.
+// TestAdapterBusyOwnerNeverProbes: an owner that runs jobs all frame long
+// has nothing to gain alone, so it never leaves parallel mode.
 func TestAdapterBusyOwnerNeverProbes(t *testing.T) {
 	var a adapter
 	modes := a.frames(2000, func(bool) int64 { return 1000 }, func(bool) int64 { return 1000 })
 	assert.Equal(t, 0, count(modes, true))
-}
-
-// TestAdapterBusyOwnerIdleWorkerProbes: an owner busy all frame long whose
-// worker runs jobs for a third of it (another process holds its core) still
-// probes, and moves to solo mode when the frames are shorter there.
-func TestAdapterBusyOwnerIdleWorkerProbes(t *testing.T) {
-	var a adapter
-	d := func(solo bool) int64 {
-		if solo {
-			return 800
-		}
-		return 1000
-	}
-	third := func(solo bool) int64 {
-		if solo {
-			return 0
-		}
-		return 333
-	}
-	modes := a.framesHelped(2000, d, d, third)
-	assert.True(t, a.solo, "home mode after 2000 frames")
-	assert.Greater(t, count(modes[1000:], true), 950)
 }
 
 // TestAdapterChoosesFasterMode: with frames 30% shorter solo, the owner
