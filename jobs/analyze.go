@@ -53,7 +53,6 @@ type Node struct {
 // its edges.
 type jobNodes struct {
 	lo, n      int32
-	split      int32 // the range job (index in jobs) it was split off, -1 if none
 	jpLo, jpHi int32 // its prerequisite jobs in jpred
 	sLo, sHi   int32 // its dependent jobs in succ
 
@@ -80,20 +79,17 @@ func (g *Graph) Build(events []Event) {
 }
 
 // gatherEdges collects the edges of events as (to, from) job pairs, sorted
-// and without duplicates, and notes which job each split came from.
+// and without duplicates.
 func (g *Graph) gatherEdges(events []Event) {
 	g.edges = g.edges[:0]
 	for _, e := range events {
-		from, ok1 := g.index.get(e.From)
-		to, ok2 := g.index.get(e.Job)
-		if !ok1 || !ok2 {
+		if e.Kind != KindEdge {
 			continue
 		}
-		switch e.Kind {
-		case KindEdge: // every slice of from before every slice of to
+		from, ok1 := g.index.get(e.From)
+		to, ok2 := g.index.get(e.Job)
+		if ok1 && ok2 && from != to { // every slice of from before every slice of to
 			g.edges = append(g.edges, [2]int32{to, from})
-		case KindSplit:
-			g.jobs[to].split = from
 		}
 	}
 	slices.SortFunc(g.edges, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
@@ -101,11 +97,7 @@ func (g *Graph) gatherEdges(events []Event) {
 }
 
 // gatherPreds fills each job's prerequisite jobs from the sorted edges,
-// and its nodes' prerequisite nodes. A split-off range job could not
-// start before its parent's prerequisites finished: it inherits them. Its
-// parent ran first, so it comes earlier in start order and its
-// prerequisites (inherited ones included, for a split of a split) are
-// complete.
+// and its nodes' prerequisite nodes.
 func (g *Graph) gatherPreds() {
 	g.jpred, g.preds = g.jpred[:0], g.preds[:0]
 	k := 0
@@ -115,13 +107,7 @@ func (g *Graph) gatherPreds() {
 		for ; k < len(g.edges) && g.edges[k][0] == int32(j); k++ {
 			g.jpred = append(g.jpred, g.edges[k][1])
 		}
-		if s := jb.split; s >= 0 && s < int32(j) {
-			g.jpred = append(g.jpred, g.jpred[g.jobs[s].jpLo:g.jobs[s].jpHi]...)
-		}
-		own := g.jpred[jb.jpLo:]
-		slices.Sort(own)
-		g.jpred = append(g.jpred[:jb.jpLo], slices.Compact(own)...)
-		jb.jpHi = int32(len(g.jpred))
+		jb.jpHi = int32(len(g.jpred)) // the edges are sorted and compact
 		lo := int32(len(g.preds))
 		for _, p := range g.jpred[jb.jpLo:jb.jpHi] { // jobs in index order: their nodes come sorted
 			for i := g.jobs[p].lo; i < g.jobs[p].lo+g.jobs[p].n; i++ {
@@ -157,20 +143,23 @@ func (g *Graph) gatherSuccs() {
 }
 
 // nodes makes a node per traced slice, each job's nodes together, jobs in
-// the order of their first slice.
+// the order of their first slice (or split). A range job split off
+// another is the same job for the analysis: its handle maps to its
+// parent's entry, so its chunks get the parent's prerequisites and its
+// edge to their join is the parent's. A split's event comes before the
+// child's slices: the child is recorded when split, before it can run.
 func (g *Graph) nodes(events []Event) {
 	g.index.reset()
 	g.jobs = g.jobs[:0]
 	for _, e := range events {
-		if e.Kind != KindJob {
-			continue
+		switch e.Kind {
+		case KindJob:
+			g.jobOf(e.Job).n++
+		case KindSplit:
+			g.jobOf(e.From)
+			j, _ := g.index.get(e.From)
+			g.index.put(e.Job, j)
 		}
-		if j, ok := g.index.get(e.Job); ok {
-			g.jobs[j].n++
-			continue
-		}
-		g.index.put(e.Job, int32(len(g.jobs)))
-		g.jobs = append(g.jobs, jobNodes{n: 1, split: -1})
 	}
 	total := int32(0)
 	for j := range g.jobs {
@@ -236,6 +225,17 @@ func (x *jobIndex) put(h Handle, j int32) {
 		x.dense = append(x.dense, make([]int32, n-len(x.dense))...)
 	}
 	x.dense[h.idx] = j + 1
+}
+
+// jobOf is the entry of the job with handle h, made if it has none yet.
+func (g *Graph) jobOf(h Handle) *jobNodes {
+	j, ok := g.index.get(h)
+	if !ok {
+		j = int32(len(g.jobs))
+		g.index.put(h, j)
+		g.jobs = append(g.jobs, jobNodes{})
+	}
+	return &g.jobs[j]
 }
 
 // Preds returns node i's prerequisites (indices into Nodes).
