@@ -178,8 +178,9 @@ func (g *Graph) nodes(events []Event) {
 }
 
 // jobIndex maps a job's handle to its index in jobs. The handles of one
-// frame share a pool and a generation, and their indices are dense from 0,
-// so those of the first frame put go in a slice; the handles of any other
+// frame share a pool and a generation, and their indices are arena slots
+// from 0 (with gaps where the owner reserved slots it did not use), so
+// those of the first frame put go in a slice; the handles of any other
 // frame (a trace of several frames) go in a map. The engine's traces hold
 // one frame each: Build then does an array access per event where a map
 // lookup hashed the handle, most of Build's time.
