@@ -154,11 +154,9 @@ func (g *Graph) nodes(events []Event) {
 	for _, e := range events {
 		switch e.Kind {
 		case KindJob:
-			g.jobOf(e.Job).n++
+			g.jobs[g.jobOf(e.Job)].n++
 		case KindSplit:
-			g.jobOf(e.From)
-			j, _ := g.index.get(e.From)
-			g.index.put(e.Job, j)
+			g.index.put(e.Job, g.jobOf(e.From))
 		}
 	}
 	total := int32(0)
@@ -228,15 +226,16 @@ func (x *jobIndex) put(h Handle, j int32) {
 	x.dense[h.idx] = j + 1
 }
 
-// jobOf is the entry of the job with handle h, made if it has none yet.
-func (g *Graph) jobOf(h Handle) *jobNodes {
+// jobOf is the index in jobs of the job with handle h, made if it has
+// none yet.
+func (g *Graph) jobOf(h Handle) int32 {
 	j, ok := g.index.get(h)
 	if !ok {
 		j = int32(len(g.jobs))
 		g.index.put(h, j)
 		g.jobs = append(g.jobs, jobNodes{})
 	}
-	return &g.jobs[j]
+	return j
 }
 
 // Preds returns node i's prerequisites (indices into Nodes).

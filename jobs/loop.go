@@ -321,15 +321,13 @@ func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 	join := p.jobs.at(r.parent - 1)
 	n, batch := join.job.Lo, join.job.Hi
 	pr := r.job.Priority
-	if r.job.Label.Chunk == 0 && !p.private(w) {
-		p.startAffine(w, idx, r, join)
-	}
+	p.startAffine(w, idx, r, join)
 	first := int32(r.job.Label.Chunk)
 	var t0 int64
 	for k := first; k < r.chunkEnd; k++ {
 		if r.chunkEnd-k > 1 && !p.private(w) {
-			if mid := k + (r.chunkEnd-k+1)/2; w.dq[pr].empty() && p.splitOff(w, idx, r, mid, r.chunkEnd, join) {
-				r.chunkEnd = mid
+			if w.dq[pr].empty() {
+				p.splitTail(w, idx, r, k+(r.chunkEnd-k+1)/2, join)
 			}
 			switch k {
 			case first:
@@ -366,8 +364,8 @@ func (p *Pool) keepBudget(w *participant, idx uint32, r *record, k int32, cost i
 	if cost > 0 {
 		keep = max(1, int64(keepFor)/cost)
 	}
-	if mid := k + int32(keep); mid < r.chunkEnd && p.splitOff(w, idx, r, mid, r.chunkEnd, join) {
-		r.chunkEnd = mid
+	if mid := k + int32(keep); mid < r.chunkEnd {
+		p.splitTail(w, idx, r, mid, join)
 	}
 }
 
@@ -381,11 +379,22 @@ func (p *Pool) keepBudget(w *participant, idx uint32, r *record, k int32, cost i
 // between the cores whenever the other finished the previous pass last.
 // Executed only by w's goroutine, before it runs r's first chunk.
 func (p *Pool) startAffine(w *participant, idx uint32, r *record, join *record) {
-	n := r.chunkEnd
-	whole := int32((join.job.Lo + join.job.Hi - 1) / join.job.Hi)
+	n := int32((join.job.Lo + join.job.Hi - 1) / join.job.Hi)
+	if r.job.Label.Chunk != 0 || r.chunkEnd != n || p.private(w) {
+		return // a range split off another, or nobody to hand chunks to
+	}
 	at := int32(int64(n) * int64(w.id) / int64(len(p.parts)))
-	if at > 0 && n == whole && p.splitOff(w, idx, r, 0, at, join) {
+	if at > 0 && p.splitOff(w, idx, r, 0, at, join) {
 		r.job.Label.Chunk = int(at)
+	}
+}
+
+// splitTail moves r's chunks from mid on to a new range job (see
+// splitOff); with the arena full r keeps them. Executed only by w's
+// goroutine, which runs r.
+func (p *Pool) splitTail(w *participant, idx uint32, r *record, mid int32, join *record) {
+	if p.splitOff(w, idx, r, mid, r.chunkEnd, join) {
+		r.chunkEnd = mid
 	}
 }
 
