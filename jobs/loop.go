@@ -18,14 +18,17 @@ import (
 )
 
 // An idle participant looks for work at least spinRounds times, relaxing in
-// between, and for at least spinFor, before it parks. Waking a parked
-// worker costs tens of microseconds (a futex round trip, more in a VM); a
-// frame's passes follow each other closer than that, so a worker that
-// spins across the tail of a pass is there when the next one starts.
-// spinPause is the pause of one round (see relax).
+// between, and for its spin budget, before it parks. Waking a parked
+// worker costs tens of microseconds (a futex round trip, 100-200 µs in a
+// VM); a frame's passes follow each other closer than that, so a worker
+// that spins across the tail of a pass is there when the next one starts.
+// The budget starts at spinFor and learns from the participant's idle
+// spells (see learnIdle), up to spinMax. spinPause is the pause of one
+// round (see relax).
 const (
 	spinRounds = 64
 	spinFor    = 50 * time.Microsecond
+	spinMax    = time.Millisecond
 	spinPause  = 8
 )
 
@@ -57,6 +60,7 @@ type participant struct {
 	owedN                                int32                // how many holds of it
 	slot, slotEnd                        uint32               // parts[0]: job slots reserved ahead, [slot, slotEnd) unused (see reserveJob); its driver only
 	busySince                            int64                // start of the current streak of jobs + 1, 0 outside one; this goroutine only
+	spinBudget                           int64                // how long it spins before parking (see learnIdle); this goroutine only
 	done                                 atomic.Uint64        // executed as last published (see publish)
 	stolen, attempts, parks, wakes, busy atomic.Uint64
 	g                                    atomic.Uintptr // a worker's goroutine (see goroutine), set as it starts; 0 for the owner
@@ -72,7 +76,7 @@ type participant struct {
 }
 
 func newParticipant(p *Pool, id int) *participant {
-	w := &participant{id: id, rng: uint64(id)*0x9E3779B97F4A7C15 + 1, sema: make(chan struct{}, 1),
+	w := &participant{id: id, rng: uint64(id)*0x9E3779B97F4A7C15 + 1, sema: make(chan struct{}, 1), spinBudget: int64(spinFor),
 		stack: make([]uint32, 0, 64), walker: walker{seen: make(map[uint32]struct{})}}
 	w.ctx = Ctx{p: p, w: w}
 	if id == 0 {
@@ -89,9 +93,13 @@ func (p *Pool) work(w *participant) {
 	defer p.wg.Done()
 	w.g.Store(goroutine()) // before any job runs here: inJob of a body on w finds it
 	defer w.g.Store(0)     // the runtime reuses a dead goroutine's descriptor
+	var dry int64          // when w ran out of work, 0 while it has some
 	for {
 		idx, ok := p.find(w)
 		if !ok {
+			if dry == 0 {
+				dry = p.now()
+			}
 			idx, ok = p.spin(w)
 		}
 		if !ok {
@@ -102,6 +110,7 @@ func (p *Pool) work(w *participant) {
 				continue
 			}
 		}
+		dry = w.endIdle(p, dry)
 		w.beginBusy(p)
 		for ok {
 			p.run(w, idx)
@@ -121,9 +130,39 @@ func (p *Pool) spin(w *participant) (uint32, bool) {
 	return p.spinUntil(w, nil)
 }
 
-// spinUntil looks for work for at least spinRounds rounds and spinFor,
-// relaxing in between, and stops early once target (if any) finishes. Uncounted in
-// p.spinning: a waiting job is not a free worker. Executed only by w's goroutine.
+// learnIdle adapts w's spin budget to an idle spell of d that ended with
+// work to do (a job, or the job waited for finished), as KVM's haltpoll
+// adapts a guest's polling: a spell longer than the budget but within
+// spinMax raises the budget to a quarter more than the spell, so that w
+// spins through the next such spell instead of parking and paying the
+// wake-up: fixed steps run back to back leave the workers idle for the
+// owner's work between them (merges, the trace's analysis), 100-300 µs.
+// A spell longer than spinMax halves the budget, down to spinFor: a game
+// that renders between its steps leaves the workers idle for
+// milliseconds, and they park after spinFor again within a few steps.
+// Executed only by w's goroutine.
+func (w *participant) learnIdle(d int64) {
+	switch {
+	case d > int64(spinMax):
+		w.spinBudget = max(int64(spinFor), w.spinBudget/2)
+	case d > w.spinBudget:
+		w.spinBudget = min(int64(spinMax), d+d/4)
+	}
+}
+
+// endIdle ends an idle spell of w that began at dry (0: none), learning
+// from it, and returns 0. Executed only by w's goroutine.
+func (w *participant) endIdle(p *Pool, dry int64) int64 {
+	if dry != 0 {
+		w.learnIdle(p.now() - dry)
+	}
+	return 0
+}
+
+// spinUntil looks for work for at least spinRounds rounds and w's spin
+// budget, relaxing in between, and stops early once target (if any)
+// finishes. Uncounted in p.spinning: a waiting job is not a free worker.
+// Executed only by w's goroutine.
 func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 	var start int64
 	for i := 0; ; i++ {
@@ -137,7 +176,7 @@ func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 		if i >= spinRounds && i%16 == 0 { // the clock costs more than a round
 			if start == 0 {
 				start = p.now()
-			} else if p.now()-start > int64(spinFor) {
+			} else if p.now()-start > w.spinBudget {
 				return 0, false
 			}
 		}
@@ -568,7 +607,7 @@ func (p *Pool) publish(w *participant) {
 		return
 	}
 	w.done.Store(w.executed)
-	if p.draining.Load() { // after the store: pairs with drain's prepare, recheck idle
+	if w.id != 0 && p.draining.Load() { // after the store: pairs with drain's prepare, recheck idle; the owner is the drainer
 		p.ec.notify(true)
 	}
 }

@@ -58,6 +58,7 @@ type Pool struct {
 	finishedFrames uint64         // jobs of the frames before the last Reset; owner only
 	adapter        adapter        // the frame times that choose solo mode; owner only (see adapt.go)
 	observer       walker         // Observed's scratch; owner only
+	lanes          traceLanes     // ReadTrace's scratch; owner only
 	_              [64]byte
 	spinning       atomic.Int32 // workers looking for work; while > 0 no wake-up is needed
 	_              [64]byte

@@ -689,3 +689,27 @@ func TestLabelString(t *testing.T) {
 	assert.Equal(t, `"cull"[3]`, Label{Name: "cull", Chunk: 3}.String())
 	assert.Equal(t, `"cull"`, Label{Name: "cull", Chunk: -1}.String())
 }
+
+// TestLearnIdle: a participant's spin budget grows to cover the idle
+// spells that ended in work within spinMax, and halves, down to spinFor,
+// on each longer one.
+func TestLearnIdle(t *testing.T) {
+	us := func(n int64) int64 { return n * int64(time.Microsecond) }
+	w := &participant{spinBudget: int64(spinFor)}
+	w.learnIdle(us(20)) // within the budget: no change
+	assert.Equal(t, int64(spinFor), w.spinBudget)
+	w.learnIdle(us(200)) // parked, and work came soon after: cover such a spell
+	assert.Equal(t, us(250), w.spinBudget)
+	w.learnIdle(us(100))
+	assert.Equal(t, us(250), w.spinBudget)
+	w.learnIdle(us(900))
+	assert.Equal(t, int64(spinMax), w.spinBudget, "never more than spinMax")
+	for want := int64(spinMax) / 2; want >= int64(spinFor); want /= 2 {
+		w.learnIdle(us(5000)) // a game rendering between steps
+		assert.Equal(t, want, w.spinBudget)
+	}
+	for range 4 {
+		w.learnIdle(us(5000))
+	}
+	assert.Equal(t, int64(spinFor), w.spinBudget, "never less than spinFor")
+}

@@ -64,12 +64,14 @@ func (p *Pool) SetTracing(on bool) {
 }
 
 // ReadTrace appends the events recorded since the last call to dst, sorted
-// by start time, and returns it and the number of events lost to ring
-// overflow. With enough capacity in dst it allocates nothing. Executed only
-// by the owner, between frames (after Wait, with no job in flight).
+// by start time (ties in participant order, then in recording order), and
+// returns it and the number of events lost to ring overflow. With enough
+// capacity in dst it allocates nothing (after the first calls). Executed
+// only by the owner, between frames (after Wait, with no job in flight).
 func (p *Pool) ReadTrace(dst []Event) ([]Event, uint64) {
 	var lost uint64
-	from := len(dst)
+	lanes := &p.lanes
+	lanes.buf, lanes.heads, lanes.ends = lanes.buf[:0], lanes.heads[:0], lanes.ends[:0]
 	for _, w := range p.parts {
 		r := w.ring
 		if r == nil {
@@ -80,14 +82,55 @@ func (p *Pool) ReadTrace(dst []Event) ([]Event, uint64) {
 			lost += n - r.read - uint64(len(r.buf))
 			r.read = n - uint64(len(r.buf))
 		}
+		from := len(lanes.buf)
 		for i := r.read; i < n; i++ {
-			dst = append(dst, r.buf[i%uint64(len(r.buf))])
+			lanes.buf = append(lanes.buf, r.buf[i%uint64(len(r.buf))])
 		}
 		r.read = n
+		lanes.add(from)
 	}
-	slices.SortStableFunc(dst[from:], func(a, b Event) int { return cmp.Compare(a.Start, b.Start) })
-	return dst, lost
+	return lanes.merge(dst), lost
 }
+
+// traceLanes is ReadTrace's scratch: the participants' events, each
+// participant's sorted by start, before they are merged. A ring is nearly
+// in start order already (a job is recorded when it ends, after the splits
+// it made meanwhile), so sorting each on its own is close to a scan, and
+// the merge is one pass; a stable sort of all of them together cost the
+// owner several times more, serial time in every step of the engine.
+// Owner only.
+type traceLanes struct {
+	buf         []Event
+	heads, ends []int // each lane's next event and end in buf
+}
+
+// add makes buf[from:] a lane, sorted by start (stable).
+func (l *traceLanes) add(from int) {
+	if lane := l.buf[from:]; !slices.IsSortedFunc(lane, byStart) {
+		slices.SortStableFunc(lane, byStart)
+	}
+	l.heads, l.ends = append(l.heads, from), append(l.ends, len(l.buf))
+}
+
+// merge appends the lanes' events to dst by start, ties to the earlier
+// lane. A scan of the lanes' heads per event: there are as many as
+// participants.
+func (l *traceLanes) merge(dst []Event) []Event {
+	dst = slices.Grow(dst, len(l.buf))
+	for range l.buf {
+		best := -1
+		for i, h := range l.heads {
+			if h < l.ends[i] && (best < 0 || l.buf[h].Start < l.buf[l.heads[best]].Start) {
+				best = i
+			}
+		}
+		dst = append(dst, l.buf[l.heads[best]])
+		l.heads[best]++
+	}
+	return dst
+}
+
+func byStart(a, b Event) int { return cmp.Compare(a.Start, b.Start) }
 
 // WriteChromeTrace writes events in the Chrome trace event format, which
 // Perfetto and chrome://tracing open: a thread lane per participant, a slice

@@ -3,6 +3,8 @@ package jobs
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -78,4 +80,33 @@ func TestTraceRingOverflowCountsLoss(t *testing.T) {
 	events, lost := p.ReadTrace(nil)
 	assert.Len(t, events, 8)
 	assert.Equal(t, uint64(12), lost)
+}
+
+// TestTraceLanesMerge: the lanes' merge equals a stable sort by start of
+// the lanes one after another, whatever their order, length and ties.
+func TestTraceLanesMerge(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var l traceLanes
+	for round := range 200 {
+		l.buf, l.heads, l.ends = l.buf[:0], l.heads[:0], l.ends[:0]
+		var all []Event
+		for lane := range r.IntN(5) {
+			from := len(l.buf)
+			t0 := int64(0)
+			for range r.IntN(40) {
+				if r.IntN(4) > 0 { // mostly in order, with ties, sometimes back in time
+					t0 += int64(r.IntN(3))
+				} else {
+					t0 -= int64(r.IntN(5))
+				}
+				ev := Event{Worker: lane, Start: t0, End: int64(len(l.buf))} // End: a unique tag
+				l.buf = append(l.buf, ev)
+				all = append(all, ev)
+			}
+			l.add(from)
+		}
+		slices.SortStableFunc(all, byStart)
+		got := l.merge([]Event{{End: -1}})
+		require.Equal(t, append([]Event{{End: -1}}, all...), got, "round %d", round)
+	}
 }
