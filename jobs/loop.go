@@ -165,6 +165,10 @@ func (w *participant) endIdle(p *Pool, dry int64) int64 {
 // Executed only by w's goroutine.
 func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 	var start int64
+	budget := w.spinBudget
+	if p.solo.Load() { // the owner runs its jobs alone: nothing to stay awake for
+		budget = int64(spinFor)
+	}
 	for i := 0; ; i++ {
 		if target != nil && target.outcome().Done() {
 			return 0, false
@@ -176,7 +180,7 @@ func (p *Pool) spinUntil(w *participant, target *record) (uint32, bool) {
 		if i >= spinRounds && i%16 == 0 { // the clock costs more than a round
 			if start == 0 {
 				start = p.now()
-			} else if p.now()-start > w.spinBudget {
+			} else if p.now()-start > budget {
 				return 0, false
 			}
 		}
