@@ -36,9 +36,14 @@ import "slices"
 // stalled frame (another process, a page fault) moves no median. The other
 // mode becomes home when it is faster by switchMargin. The first probe
 // comes after probeFirst frames (a pool's first frames can be empty), then
-// one every probeMin frames, and, while each finds the other mode slower
-// by more than clearMargin, four times more rarely each time, up to every
-// probeMax frames: a clear answer costs little to re-check.
+// one every probeMin frames, and, from the second probe in a row that
+// finds the other mode slower by more than clearMargin, four times more
+// rarely each time, up to every probeMax frames: a clear answer costs
+// little to re-check. One clear answer alone does not back off: a pool's
+// first frames are not its usual ones, and with another process busy on
+// a worker's core, a first probe that happened to find solo slower kept
+// the slow mode for 64 frames, a fifth of a 300-step run (diagnosis, the
+// headless game at 20k with a hog on core 1).
 const (
 	probeFrames  = 4
 	probeFirst   = 8
@@ -74,6 +79,7 @@ type adapter struct {
 	solo    bool    // the home mode: the one run between probes
 	wait    int     // frames of the home mode before the next probe
 	every   int     // the probe interval now
+	clear   int     // probes in a row that found the other mode clearly slower
 	probe   int     // frames left in the current probe (see probeFrame), 0 outside one
 	settled bool    // the home mode's last frame was not a switch's first
 	busy    int64   // the owner's busy time (WorkerStats.Busy) at the previous Reset
@@ -140,11 +146,13 @@ func (a *adapter) decide() {
 	case got < ref*(1-switchMargin):
 		a.solo, a.settled = !a.solo, false
 		a.before = a.other
-		a.every = probeMin
+		a.every, a.clear = probeMin, 0
 	case got > ref*(1+clearMargin):
-		a.every = min(4*a.every, probeMax)
+		if a.clear++; a.clear > 1 {
+			a.every = min(4*a.every, probeMax)
+		}
 	default:
-		a.every = probeMin
+		a.every, a.clear = probeMin, 0
 	}
 	a.wait = a.every
 }

@@ -69,6 +69,38 @@ func TestAdapterChoosesFasterMode(t *testing.T) {
 	assert.Less(t, count(modes[1000:], true), 20, "solo probes in the last 1000 frames")
 }
 
+// TestAdapterOneClearAnswerDoesNotBackOff: a first probe that finds solo
+// clearly slower (the pool's first frames) is checked again after
+// probeMin frames, so that solo, faster from then on, becomes home soon.
+func TestAdapterOneClearAnswerDoesNotBackOff(t *testing.T) {
+	var a adapter
+	frame := 0
+	modes := a.frames(60, func(solo bool) int64 {
+		frame++
+		switch {
+		case frame <= 2*probeFirst+probeFrames: // the first probe's time: solo slow
+			if solo {
+				return 2000
+			}
+			return 1000
+		case solo:
+			return 600
+		}
+		return 1000
+	}, func(solo bool) int64 { return 400 })
+	assert.True(t, a.solo, "home mode after 60 frames")
+	assert.True(t, modes[len(modes)-1])
+
+	a = adapter{} // two clear answers in a row do back off
+	a.frames(2*probeFirst+3*(probeMin+2*probeFrames), func(solo bool) int64 {
+		if solo {
+			return 2000
+		}
+		return 1000
+	}, func(bool) int64 { return 400 })
+	assert.Equal(t, 4*probeMin, a.every)
+}
+
 // TestAdapterCloseCallKeepsProbing: modes within switchMargin of each
 // other keep the home mode and the short probe interval.
 func TestAdapterCloseCallKeepsProbing(t *testing.T) {
