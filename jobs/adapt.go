@@ -40,10 +40,9 @@ import "slices"
 // finds the other mode slower by more than clearMargin, four times more
 // rarely each time, up to every probeMax frames: a clear answer costs
 // little to re-check. One clear answer alone does not back off: a pool's
-// first frames are not its usual ones, and with another process busy on
-// a worker's core, a first probe that happened to find solo slower kept
-// the slow mode for 64 frames, a fifth of a 300-step run (diagnosis, the
-// headless game at 20k with a hog on core 1).
+// first frames are not its usual ones, and under heavy contention a first
+// probe that happened to find solo slower kept the slow mode for 64
+// frames, a fifth of a 300-step run (docs/ARCHITECTURE.md (q)).
 const (
 	probeFrames  = 4
 	probeFirst   = 8
