@@ -13,8 +13,10 @@
 //     every parallel run must match.
 //   - Workers are W goroutines of the pool's own. Each runs a loop (loop.go):
 //     pop from its own deques, take from the injection queue, steal from a
-//     random victim (from a long deque, a batch: see stealMore); spin a
-//     little; park. A job body runs on one of them, or on the owner, and
+//     random victim (from a long deque, a batch: see stealMore); spin for
+//     as long as its recent idle spells ask (learnIdle: 50 µs, up to 1 ms
+//     when work keeps coming back soon after, as between steps run back
+//     to back); park. A job body runs on one of them, or on the owner, and
 //     sees the pool through its *Ctx: Ctx.Schedule pushes to that
 //     participant's deque, Ctx.Wait helps until the job is done (fork-join).
 //   - Solo frames: when the owner's frames are shorter with its own jobs
