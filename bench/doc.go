@@ -24,7 +24,9 @@
 // workers ran, the owner ran the rest; steals/op: jobs stolen;
 // stealtries/op: steal attempts, each taking one job or, from a long deque,
 // a batch; parks/op, wakes/op), so that a slow process shows why;
-// cmd/gstates reads a runtime trace of one.
+// cmd/gstates reads a runtime trace of one. cmd/corecheck tells whether
+// the machine's two cores are whole cores at the moment (see
+// docs/PERFORMANCE.md, "W2 and this machine's cores").
 //
 // bench/cpp/peers.cpp has the same four workloads for the C++ schedulers
 // enkiTS and Taskflow; scripts/peers.sh (make bench-peers) builds it and
