@@ -212,6 +212,8 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 	}
 	t.slot = t.slot[:0]
 	first, last := int64(math.MaxInt64), int64(math.MinInt64)
+	var name string // the last label looked up, and its pass: a pass's slices come in runs
+	var pass *Pass
 	for i := range events {
 		ev := &events[i]
 		if ev.Kind != jobs.KindJob {
@@ -221,7 +223,10 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 		first, last = min(first, ev.Start), max(last, ev.End)
 		t.slot = append(t.slot, int32(len(c.Timeline)))
 		si, rows := int32(-1), int32(0)
-		if p := e.sched.labels[ev.Label.Name]; p != nil && ev.Label.Chunk >= 0 {
+		if ev.Label.Name != name || pass == nil {
+			name, pass = ev.Label.Name, e.sched.labels[ev.Label.Name]
+		}
+		if p := pass; p != nil && ev.Label.Chunk >= 0 {
 			si = int32(p.sys.index)
 			switch {
 			case p.whole:

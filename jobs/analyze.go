@@ -325,16 +325,12 @@ func (g *Graph) Predict(participants int) int64 {
 	if participants <= 1 {
 		return g.Work()
 	}
-	byReady := func(a, b int32) bool {
-		ja, jb := &g.jobs[a], &g.jobs[b]
-		return ja.ready < jb.ready || ja.ready == jb.ready && ja.next < jb.next
-	}
 	g.ready = g.ready[:0]
 	for j := range g.jobs {
 		jb := &g.jobs[j]
 		jb.pending, jb.next, jb.ready, jb.done = jb.jpHi-jb.jpLo, jb.lo, 0, 0
 		if jb.pending == 0 {
-			g.ready = heapPush(g.ready, int32(j), byReady)
+			g.pushReady(int32(j))
 		}
 	}
 	g.free = slices.Grow(g.free[:0], participants)[:participants]
@@ -344,11 +340,11 @@ func (g *Graph) Predict(participants int) int64 {
 		jb := &g.jobs[g.ready[0]]
 		nd := &g.Nodes[jb.next]
 		if jb.next++; jb.next == jb.lo+jb.n {
-			g.ready, _ = heapPop(g.ready, byReady)
+			g.popReady()
 		}
 		finish := max(jb.ready, g.free[0]) + nd.Cost
 		g.free[0] = finish
-		heapFix(g.free, 0, func(a, b int64) bool { return a < b })
+		siftFree(g.free)
 		makespan, jb.done = max(makespan, finish), max(jb.done, finish)
 		if jb.next < jb.lo+jb.n { // its other nodes are still to be placed
 			continue
@@ -357,46 +353,68 @@ func (g *Graph) Predict(participants int) int64 {
 			d := &g.jobs[s]
 			d.ready = max(d.ready, jb.done)
 			if d.pending--; d.pending == 0 {
-				g.ready = heapPush(g.ready, s, byReady)
+				g.pushReady(s)
 			}
 		}
 	}
 	return makespan
 }
 
-// A binary min-heap over a slice, ordered by less.
-func heapPush[T any](h []T, x T, less func(a, b T) bool) []T {
-	h = append(h, x)
+// The ready heap of Predict: jobs by the time their prerequisites finish,
+// ties by their first node (start order). Plain methods rather than a
+// generic heap with a less func: Predict runs four times on the owner
+// after every step, and the indirect calls were a third of its time.
+
+// readyBefore reports whether job a leaves the ready heap before job b.
+func (g *Graph) readyBefore(a, b int32) bool {
+	ja, jb := &g.jobs[a], &g.jobs[b]
+	return ja.ready < jb.ready || ja.ready == jb.ready && ja.next < jb.next
+}
+
+func (g *Graph) pushReady(j int32) {
+	h := append(g.ready, j)
 	for i := len(h) - 1; i > 0; {
 		parent := (i - 1) / 2
-		if !less(h[i], h[parent]) {
+		if !g.readyBefore(h[i], h[parent]) {
 			break
 		}
 		h[i], h[parent] = h[parent], h[i]
 		i = parent
 	}
-	return h
+	g.ready = h
 }
 
-func heapPop[T any](h []T, less func(a, b T) bool) ([]T, T) {
-	top := h[0]
+func (g *Graph) popReady() {
+	h := g.ready
 	last := len(h) - 1
 	h[0] = h[last]
 	h = h[:last]
-	if len(h) > 0 {
-		heapFix(h, 0, less)
-	}
-	return h, top
-}
-
-// heapFix restores the heap after h[i] grew.
-func heapFix[T any](h []T, i int, less func(a, b T) bool) {
-	for {
+	for i := 0; ; {
 		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(h) && less(h[l], h[m]) {
+		if l < len(h) && g.readyBefore(h[l], h[m]) {
 			m = l
 		}
-		if r < len(h) && less(h[r], h[m]) {
+		if r < len(h) && g.readyBefore(h[r], h[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	g.ready = h
+}
+
+// siftFree restores the min-heap h of participants' free times after h[0]
+// grew.
+func siftFree(h []int64) {
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h) && h[l] < h[m] {
+			m = l
+		}
+		if r < len(h) && h[r] < h[m] {
 			m = r
 		}
 		if m == i {

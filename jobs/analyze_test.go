@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -181,6 +182,53 @@ func TestGraphOfTwoFrames(t *testing.T) {
 				assert.Equal(t, g.Nodes[i].Job.gen, g.Nodes[p[0]].Job.gen)
 				assert.Equal(t, int64(3), g.Nodes[p[0]].Cost)
 			}
+		}
+	}
+}
+
+// stepLike makes the trace of a frame like the engine's step at 50k with
+// one worker: passes of chunks alternating between two participants, each
+// pass a range job after a join of the one before, and the join.
+func stepLike() []Event {
+	var ev []Event
+	h := func(i int) Handle { return Handle{pool: 1, gen: 1, idx: uint32(i)} }
+	t, id := int64(0), 0
+	prev := -1
+	for pass := range 12 {
+		rng := id
+		id++
+		for c := range 40 {
+			ev = append(ev, Event{Kind: KindJob, Worker: c % 2, Job: h(rng), Label: Label{Name: "pass", Chunk: c}, Start: t + int64(c/2)*80, End: t + int64(c/2)*80 + 75})
+		}
+		t += 20*80 + 10
+		join := id
+		id++
+		ev = append(ev, Event{Kind: KindJob, Job: h(join), Label: Label{Name: "join", Chunk: -1}, Start: t, End: t + 1})
+		ev = append(ev, Event{Kind: KindEdge, From: h(rng), Job: h(join), Start: t})
+		if prev >= 0 {
+			ev = append(ev, Event{Kind: KindEdge, From: h(prev), Job: h(rng), Start: t - 20*80})
+		}
+		prev = join
+		t += 5
+		_ = pass
+	}
+	slices.SortStableFunc(ev, byStart)
+	return ev
+}
+
+// BenchmarkGraphStep: what the engine's owner does with a step's trace,
+// serial time in every step: Build, the critical path, and the
+// predictions for 2, 4, 8 and 16 participants.
+func BenchmarkGraphStep(b *testing.B) {
+	ev := stepLike()
+	var g Graph
+	var path []int32
+	b.ReportAllocs()
+	for b.Loop() {
+		g.Build(ev)
+		path, _ = g.CriticalPath(path[:0])
+		for _, p := range []int{2, 4, 8, 16} {
+			g.Predict(p)
 		}
 	}
 }
