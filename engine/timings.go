@@ -226,19 +226,8 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 		if ev.Label.Name != name || pass == nil {
 			name, pass = ev.Label.Name, e.sched.labels[ev.Label.Name]
 		}
-		if p := pass; p != nil && ev.Label.Chunk >= 0 {
-			si = int32(p.sys.index)
-			switch {
-			case p.whole:
-				rows = int32(p.rows.Load()) // one job ran every chunk
-			case p.q != nil:
-				rows = int32(p.q.q.ChunkLen(ev.Label.Chunk))
-			}
-			s := &c.Systems[si]
-			s.Work += time.Duration(ev.End - ev.Start)
-			s.Jobs++
-			s.first, s.last = min(s.first, ev.Start), max(s.last, ev.End)
-			c.Chunks++
+		if pass != nil && ev.Label.Chunk >= 0 {
+			si, rows = t.chunkJob(pass, ev)
 		}
 		c.Timeline = append(c.Timeline, Slice{Label: ev.Label.Name, System: si, Chunk: int32(ev.Label.Chunk), Rows: rows,
 			Worker: int32(ev.Worker), Start: ev.Start - t.t0, End: ev.End - t.t0})
@@ -256,6 +245,26 @@ func (t *Timings) segment(e *Engine, events []jobs.Event, lost uint64) {
 	for i, p := range PredictParticipants() {
 		c.Predicted[i] += time.Duration(g.Predict(p))
 	}
+}
+
+// chunkJob adds chunk job ev of pass p to its system's sums and returns
+// the system's index and the chunk's rows. Executed only by the owner, in
+// segment.
+func (t *Timings) chunkJob(p *Pass, ev *jobs.Event) (int32, int32) {
+	c := &t.cur
+	si, rows := int32(p.sys.index), int32(0)
+	switch {
+	case p.whole:
+		rows = int32(p.rows.Load()) // one job ran every chunk
+	case p.q != nil:
+		rows = int32(p.q.q.ChunkLen(ev.Label.Chunk))
+	}
+	s := &c.Systems[si]
+	s.Work += time.Duration(ev.End - ev.Start)
+	s.Jobs++
+	s.first, s.last = min(s.first, ev.Start), max(s.last, ev.End)
+	c.Chunks++
+	return si, rows
 }
 
 // critical adds the segment's critical path to the step's and marks its
