@@ -61,6 +61,7 @@ type participant struct {
 	slot, slotEnd                        uint32               // parts[0]: job slots reserved ahead, [slot, slotEnd) unused (see reserveJob); its driver only
 	busySince                            int64                // start of the current streak of jobs + 1, 0 outside one; this goroutine only
 	spinBudget                           int64                // how long it spins before parking (see learnIdle); this goroutine only
+	idleSince                            int64                // start of the current idle spell, 0 outside one (see beginIdle); this goroutine only
 	done                                 atomic.Uint64        // executed as last published (see publish)
 	stolen, attempts, parks, wakes, busy atomic.Uint64
 	g                                    atomic.Uintptr // a worker's goroutine (see goroutine), set as it starts; 0 for the owner
@@ -93,13 +94,10 @@ func (p *Pool) work(w *participant) {
 	defer p.wg.Done()
 	w.g.Store(goroutine()) // before any job runs here: inJob of a body on w finds it
 	defer w.g.Store(0)     // the runtime reuses a dead goroutine's descriptor
-	var dry int64          // when w ran out of work, 0 while it has some
 	for {
 		idx, ok := p.find(w)
 		if !ok {
-			if dry == 0 {
-				dry = p.now()
-			}
+			w.beginIdle(p)
 			idx, ok = p.spin(w)
 		}
 		if !ok {
@@ -110,7 +108,6 @@ func (p *Pool) work(w *participant) {
 				continue
 			}
 		}
-		dry = w.endIdle(p, dry)
 		w.beginBusy(p)
 		for ok {
 			p.run(w, idx)
@@ -150,13 +147,21 @@ func (w *participant) learnIdle(d int64) {
 	}
 }
 
-// endIdle ends an idle spell of w that began at dry (0: none), learning
-// from it, and returns 0. Executed only by w's goroutine.
-func (w *participant) endIdle(p *Pool, dry int64) int64 {
-	if dry != 0 {
-		w.learnIdle(p.now() - dry)
+// beginIdle starts an idle spell of w as it runs out of work, unless one
+// is under way; endIdle ends it (a job to run, see beginBusy, or the job
+// w waited for finished) and learns from it. Executed only by w's
+// goroutine.
+func (w *participant) beginIdle(p *Pool) {
+	if w.idleSince == 0 {
+		w.idleSince = p.now()
 	}
-	return 0
+}
+
+func (w *participant) endIdle(p *Pool) {
+	if w.idleSince != 0 {
+		w.learnIdle(p.now() - w.idleSince)
+		w.idleSince = 0
+	}
 }
 
 // spinUntil looks for work for at least spinRounds rounds and w's spin
@@ -587,9 +592,11 @@ func (r *record) blockBy(d *record, di uint32) {
 }
 
 // beginBusy and endBusy bracket a streak of jobs run back to back, so that
-// busy time costs two clock reads per streak rather than per job. Executed
-// only by w's goroutine; nested streaks (a job's Wait) count once.
+// busy time costs two clock reads per streak rather than per job; a streak
+// ends w's idle spell, if one is under way (see beginIdle). Executed only
+// by w's goroutine; nested streaks (a job's Wait) count once.
 func (w *participant) beginBusy(p *Pool) {
+	w.endIdle(p)
 	if w.busySince == 0 {
 		w.busySince = p.now() + 1 // +1: zero means "not in a streak"
 	}

@@ -15,18 +15,12 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 		return err
 	}
 	defer w.endBusy(p)
-	var dry int64 // when w ran out of work, 0 while it has some
 	for !target.outcome().Done() {
 		j, ok := p.find(w)
 		if !ok && len(p.parts) > 1 {
 			w.endBusy(p)
-			if dry == 0 {
-				dry = p.now()
-			}
+			w.beginIdle(p)
 			j, ok = p.spinUntil(w, target)
-		}
-		if ok || target.outcome().Done() {
-			dry = w.endIdle(p, dry)
 		}
 		if ok {
 			w.beginBusy(p)
@@ -42,12 +36,11 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 			return errorf(CodeWaitCycle, target.job.Label, "no job can run while waiting; a pipe job waits on a later job of its own pipe, or the job waits on work only this job could release")
 		}
 		if j, ok := p.park(w, func() bool { target.flags.Or(flagWatched); return target.outcome().Done() }); ok {
-			dry = w.endIdle(p, dry)
 			w.beginBusy(p)
 			p.run(w, j)
 		}
 	}
-	w.endIdle(p, dry) // woken by the target's end
+	w.endIdle(p) // the target finished while w was idle
 	return nil
 }
 
