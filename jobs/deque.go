@@ -20,7 +20,7 @@ type deque struct {
 	bottom atomic.Int64
 	topMin int64 // owner's last reading of top: top never decreases, so it bounds fullness
 	_      [48]byte
-	buf    [dequeSize]atomic.Uint32
+	buf    [dequeSize]atomicU32
 }
 
 // push adds idx at the bottom and reports false when the deque is full.
@@ -30,8 +30,12 @@ func (d *deque) push(idx uint32) bool {
 		return false
 	}
 	b := d.bottom.Load()
-	d.buf[b&(dequeSize-1)].Store(idx)
-	d.bottom.Store(b + 1) // release: the slot is written before thieves see it
+	d.buf[b&(dequeSize-1)].StoreRelease(idx)
+	// Sequentially consistent, not just release (which would make the slot
+	// visible to thieves): a pusher then loads the sleepers' count in
+	// wake, and a sleeper stores it before looking at the deques again,
+	// Dekker's handshake, which needs this store ordered before that load.
+	d.bottom.Store(b + 1)
 	return true
 }
 

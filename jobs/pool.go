@@ -53,7 +53,7 @@ type Pool struct {
 	// Written often: each on a cache line of its own, so that writing one
 	// does not evict the fields above from the other cores.
 	_              [64]byte
-	guard          atomic.Bool    // held by whoever drives parts[0] (the owner deque), twice per Pool call
+	guard          atomicU32      // 1 while held by whoever drives parts[0] (the owner deque), twice per Pool call
 	driver         atomic.Uintptr // the goroutine driving parts[0] inside Wait, Reset or Close (see inJob), else 0
 	finishedFrames uint64         // jobs of the frames before the last Reset; owner only
 	adapter        adapter        // the frame times that choose solo mode; owner only (see adapt.go)
@@ -117,7 +117,7 @@ func (p *Pool) Workers() int { return len(p.parts) - 1 }
 // guest. Any goroutine; the CAS makes one driver at a time. A non-nil
 // result must be given back with p.release.
 func (p *Pool) acquire() *participant {
-	if p.guard.CompareAndSwap(false, true) {
+	if p.guard.CompareAndSwap(0, 1) {
 		return p.parts[0]
 	}
 	return nil
@@ -127,7 +127,7 @@ func (p *Pool) acquire() *participant {
 // the goroutine that acquired it.
 func (p *Pool) release(w *participant) {
 	if w != nil {
-		p.guard.Store(false)
+		p.guard.StoreRelease(0)
 	}
 }
 

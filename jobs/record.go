@@ -138,6 +138,8 @@ type (
 
 func (a *atomicU32) Load() uint32                    { return atomic.LoadUint32(&a.v) }
 func (a *atomicU32) Store(x uint32)                  { atomic.StoreUint32(&a.v, x) }
+func (a *atomicU32) StoreRelease(x uint32)           { storeRelease32(&a.v, x) } // see storeRelease32
+func (a *atomicU32) CompareAndSwap(o, n uint32) bool { return atomic.CompareAndSwapUint32(&a.v, o, n) }
 func (a *atomicU32) Or(x uint32) uint32              { return atomic.OrUint32(&a.v, x) }
 func (a *atomicI32) Add(d int32) int32               { return atomic.AddInt32(&a.v, d) }
 func (a *atomicI32) Load() int32                     { return atomic.LoadInt32(&a.v) }

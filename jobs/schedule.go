@@ -74,7 +74,7 @@ func (p *Pool) alloc(w *participant, j *Job, k int) (uint32, *record, uint32, er
 	r.cause.v, r.link.v, r.holds.v, r.flags.v = 0, uint64(Pending), 1, 0
 	r.parent, r.chunkEnd, r.err = 0, 0, nil
 	r.job = *j
-	r.gen.Store(p.epoch.Load()) // last: Snapshot and lookup read the record only after seeing it
+	r.gen.StoreRelease(p.epoch.Load()) // last: Snapshot and lookup read the record only after seeing it
 	return idx, r, e0, nil
 }
 
