@@ -135,12 +135,16 @@ func (p *Pool) park(w *participant, done func() bool) (uint32, bool) {
 // Executed only by w's goroutine; the answer is exact because every job on
 // w.stack is unfinished and waits for this call to return.
 func (p *Pool) checkWait(w *participant, idx uint32, target *record) error {
-	if len(w.stack) == 0 || target.outcome().Done() {
+	state := target.outcome()
+	if len(w.stack) == 0 || state.Done() {
 		return nil
 	}
 	// Without an unfinished prerequisite the target cannot need a job of the
 	// stack (all of them are unfinished): only then is the walk needed.
 	deep := target.holds.Load() > 0
+	if state == Pending && target.job.Pipe == nil && !deep {
+		return nil // not started, so on no stack: the usual fork-join wait, with no loop over w.stack
+	}
 	if deep {
 		clear(w.walker.seen)
 	}
