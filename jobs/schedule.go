@@ -22,8 +22,7 @@ func (p *Pool) schedule(w *participant, j Job, deps []Handle) (Handle, error) {
 		r.holds.v = 0
 		p.ready(w, idx, r)
 	} else {
-		p.depend(w, idx, r, e0, deps)
-		p.releaseHold(w, idx)
+		p.releaseHolds(w, idx, 1+p.depend(w, idx, r, e0, deps))
 	}
 	return p.handle(idx), nil
 }
@@ -53,8 +52,10 @@ func (p *Pool) checkJob(j *Job) error {
 	return nil
 }
 
-// alloc reserves and initialises a record holding the builder's hold, and
-// k edges for its dependencies, returned as the first edge index. Any
+// alloc reserves and initialises a record holding the builder's hold and
+// one hold per dependency (taken before depend publishes any edge, with a
+// plain write: one locked add per edge saved), and k edges for its
+// dependencies, returned as the first edge index. Any
 // goroutine: the arenas hand out disjoint slots; the record stays private
 // until gen is stored (for lookup and Snapshot) and its builder hold is
 // released (for executors).
@@ -71,7 +72,7 @@ func (p *Pool) alloc(w *participant, j *Job, k int) (uint32, *record, uint32, er
 		return 0, nil, 0, errorf(CodeArenaFull, j.Label, "more than %d jobs since the last Reset; call Reset between frames or raise Options.MaxJobs", p.jobs.limit)
 	}
 	r := p.jobs.at(idx)
-	r.cause.v, r.link.v, r.holds.v, r.flags.v = 0, uint64(Pending), 1, 0
+	r.cause.v, r.link.v, r.holds.v, r.flags.v = 0, uint64(Pending), 1+int32(k), 0
 	r.parent, r.chunkEnd, r.err = 0, 0, nil
 	r.job = *j
 	r.gen.StoreRelease(p.epoch.Load()) // last: Snapshot and lookup read the record only after seeing it
@@ -111,40 +112,39 @@ func (p *Pool) reserveJob(w *participant) (uint32, bool) {
 	return w.slot - 1, true
 }
 
-// depend adds a hold and a successor edge (from e0 on) on each dependency
-// still running, and takes over the cause of any that already ended
-// without success. Any goroutine, while it still holds r's builder hold:
-// no edge can release r before depend returns.
-func (p *Pool) depend(w *participant, idx uint32, r *record, e0 uint32, deps []Handle) {
+// depend adds a successor edge (from e0 on) on each dependency, and takes
+// over the cause of any that already ended without success. It returns
+// how many had ended: their holds, taken by alloc, are the caller's to
+// release with the builder's. Any goroutine, while it still holds r's
+// builder hold: no edge can release r before depend returns.
+func (p *Pool) depend(w *participant, idx uint32, r *record, e0 uint32, deps []Handle) (ended int32) {
 	for i, d := range deps {
 		dr := p.jobs.at(d.idx)
-		if !p.addEdge(dr, e0+uint32(i), idx, r) {
+		if !p.addEdge(dr, e0+uint32(i), idx) {
+			ended++
 			r.blockBy(dr, d.idx)
 			if w != nil && p.tracing.Load() { // the edge is in the graph even though it held nothing back
 				w.record(Event{Kind: KindEdge, Worker: w.id, Job: p.handle(idx), From: d, Start: p.now()})
 			}
 		}
 	}
+	return ended
 }
 
-// addEdge links job to (record r) as a successor of d through edge ei and
-// reports false if d had already ended: then the edge joins d's list all
-// the same (Observed walks it) but holds nothing. Any goroutine, holding
-// r's builder hold. The CAS orders the edge against finish's Add on d.link:
-// an edge in the list before the outcome is released by the finisher.
-func (p *Pool) addEdge(d *record, ei, to uint32, r *record) bool {
+// addEdge links job to as a successor of d through edge ei and reports
+// false if d had already ended: then the edge joins d's list all the same
+// (Observed walks it) but holds nothing. Any goroutine, holding to's
+// builder hold and its hold for this edge (see alloc). The CAS orders the
+// edge against finish's Add on d.link: an edge in the list before the
+// outcome is released by the finisher.
+func (p *Pool) addEdge(d *record, ei, to uint32) bool {
 	e := p.edges.at(ei)
 	e.to = to
-	r.holds.Add(1)
 	for {
 		link := d.link.Load()
 		e.next = uint32(link >> 32)
 		if d.link.CompareAndSwap(link, uint64(ei+1)<<32|link&(1<<32-1)) { // publishes e
-			if outcomeOf(link).Done() {
-				r.holds.Add(-1) // never reaches 0: the builder still holds
-				return false
-			}
-			return true
+			return !outcomeOf(link).Done()
 		}
 	}
 }
@@ -181,8 +181,7 @@ func (p *Pool) parallelFor(w *participant, j Job, n, batch int, deps []Handle) (
 		return Handle{}, err
 	}
 	rr.parent, rr.chunkEnd = ji+1, int32(chunks)
-	p.depend(w, ri, rr, e0, deps)
-	p.releaseHold(w, ri)
+	p.releaseHolds(w, ri, 1+p.depend(w, ri, rr, e0, deps))
 	p.releaseHold(w, ji)
 	return p.handle(ji), nil
 }
