@@ -315,11 +315,15 @@ func (p *Pool) lookup(h Handle) (*record, error) {
 	if h.pool != p.id {
 		return nil, errorf(CodeForeignHandle, Label{}, "%v was not made by this pool (a zero Handle, or one from another Pool); pass a handle this pool returned", h)
 	}
-	if h.gen != p.epoch.Load() || int64(h.idx) >= p.jobs.used() {
+	if h.gen != p.epoch.Load() {
 		return nil, errorf(CodeStaleHandle, Label{}, "%v is from before the last Reset; handles are valid only within their frame", h)
 	}
-	r := p.jobs.at(h.idx)
-	if r.gen.Load() != h.gen { // reserved but not yet initialised by a concurrent scheduler
+	// Not bounded by the arena's count of slots: that line is written by
+	// every scheduler but the owner (W4: a miss per Ctx.Wait). A handle of
+	// this frame names a slot reserved in it; any other slot's generation
+	// is an older frame's, or its block was never made.
+	r := p.jobs.find(h.idx)
+	if r == nil || r.gen.Load() != h.gen { // reserved but not yet initialised by a concurrent scheduler
 		return nil, errorf(CodeStaleHandle, Label{}, "%v is not scheduled yet", h)
 	}
 	return r, nil

@@ -193,6 +193,17 @@ func (a *arena[T]) reserve(k int) (first uint32, ok bool) {
 // never move.
 func (a *arena[T]) at(i uint32) *T { return &a.blocks[i>>blockBits].Load()[i&(blockSize-1)] }
 
+// find returns slot i, or nil if its block was never made. Any goroutine.
+func (a *arena[T]) find(i uint32) *T {
+	if int(i>>blockBits) >= len(a.blocks) {
+		return nil
+	}
+	if b := a.blocks[i>>blockBits].Load(); b != nil {
+		return &b[i&(blockSize-1)]
+	}
+	return nil
+}
+
 // used is the number of slots handed out since the last reset, a racy
 // bound while others reserve. Any goroutine.
 func (a *arena[T]) used() int64 { return min(a.next.Load(), a.limit) }
