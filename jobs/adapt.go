@@ -35,22 +35,30 @@ import "slices"
 // shrinking meanwhile (a game filling up) favour neither mode, and one
 // stalled frame (another process, a page fault) moves no median. The other
 // mode becomes home when it is faster by switchMargin. The first probe
-// comes after probeFirst frames (a pool's first frames can be empty), then
-// one every probeMin frames, and, from the second probe in a row that
-// finds the other mode slower by more than clearMargin, four times more
-// rarely each time, up to every probeMax frames: a clear answer costs
-// little to re-check. One clear answer alone does not back off: a pool's
-// first frames are not its usual ones, and under heavy contention a first
-// probe that happened to find solo slower kept the slow mode for 64
-// frames, a fifth of a 300-step run (docs/ARCHITECTURE.md (q)).
+// comes as soon as the windows can be filled (probeFirst frames), then one
+// every probeMin frames, and, from the second probe in a row that finds
+// the other mode slower by more than clearMargin, four times more rarely
+// each time, up to every probeMax frames: a clear answer costs little to
+// re-check. One clear answer alone does not back off: a pool's first
+// frames are not its usual ones, and under heavy contention a first probe
+// that happened to find solo slower kept the slow mode for 64 frames, a
+// fifth of a 300-step run (docs/ARCHITECTURE.md (q)).
+//
+// A probe of a mode k times slower than home costs probeFrames·(k−1) home
+// frames, so whenever the next probe is set (after a switch, or from the
+// second clear answer) it comes no sooner than keeps probes under
+// probeBudget of the run (probeAfter): W1's parallel frames were four
+// times its solo ones, and probing them every 16, 16, 64 frames made a
+// tenth of a 250-frame run parallel.
 const (
 	probeFrames  = 4
-	probeFirst   = 8
+	probeFirst   = 4
 	probeMin     = 16
 	probeMax     = 512
 	switchMargin = 0.05
 	clearMargin  = 0.15
 	idleProbe    = 0.15
+	probeBudget  = 0.05
 	idleWeight   = 8 // the owner's idle share moves 1/idleWeight of the way to each frame's
 )
 
@@ -145,15 +153,22 @@ func (a *adapter) decide() {
 	case got < ref*(1-switchMargin):
 		a.solo, a.settled = !a.solo, false
 		a.before = a.other
-		a.every, a.clear = probeMin, 0
+		a.every, a.clear = probeAfter(ref/got), 0 // the old home is ref/got times slower
 	case got > ref*(1+clearMargin):
 		if a.clear++; a.clear > 1 {
-			a.every = min(4*a.every, probeMax)
+			a.every = max(min(4*a.every, probeMax), probeAfter(got/ref))
 		}
 	default:
 		a.every, a.clear = probeMin, 0
 	}
 	a.wait = a.every
+}
+
+// probeAfter is the interval after which probing a mode k times slower
+// than home costs at most probeBudget of the frames, within [probeMin,
+// probeMax].
+func probeAfter(k float64) int {
+	return int(min(max(probeFrames*(k-1)/probeBudget, probeMin), probeMax))
 }
 
 // adapt ends a frame for the adapter and sets the next frame's mode.

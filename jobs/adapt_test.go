@@ -98,7 +98,30 @@ func TestAdapterOneClearAnswerDoesNotBackOff(t *testing.T) {
 		}
 		return 1000
 	}, func(bool) int64 { return 400 })
-	assert.Equal(t, 4*probeMin, a.every)
+	// Four times the interval (64), or more where the probes would cost
+	// more than probeBudget: solo twice as slow, 4 frames of it cost 4 home
+	// frames, so no sooner than every 80.
+	assert.Equal(t, 80, a.every)
+}
+
+// TestAdapterBacksOffByCost: W1's case, solo frames four times shorter.
+// After the switch the next parallel probe waits until probing costs at
+// most probeBudget of the frames: in 250 frames, the first few frames and
+// the first probe run parallel, and nothing after (the old schedule probed
+// again after 16, 16 and 64 frames).
+func TestAdapterBacksOffByCost(t *testing.T) {
+	var a adapter
+	modes := a.frames(250, func(solo bool) int64 {
+		if solo {
+			return 250
+		}
+		return 1000
+	}, func(solo bool) int64 { return 100 })
+	assert.True(t, a.solo)
+	assert.Equal(t, probeAfter(4), a.every)
+	assert.Equal(t, 240, a.every)
+	assert.LessOrEqual(t, count(modes, false), probeFirst+probeFrames, "parallel frames in 250")
+	assert.Equal(t, 0, count(modes[probeFirst+2*probeFrames:], false), "parallel frames after the first probe")
 }
 
 // TestAdapterCloseCallKeepsProbing: modes within switchMargin of each
