@@ -35,24 +35,20 @@ import "slices"
 // shrinking meanwhile (a game filling up) favour neither mode, and one
 // stalled frame (another process, a page fault) moves no median. The other
 // mode becomes home when it is faster by switchMargin. The first probe
-// comes as soon as the windows can be filled (probeFirst frames), then one
-// every probeMin frames, and, from the second probe in a row that finds
-// the other mode slower by more than clearMargin, four times more rarely
-// each time, up to every probeMax frames: a clear answer costs little to
-// re-check. One clear answer alone does not back off: a pool's first
-// frames are not its usual ones, and under heavy contention a first probe
-// that happened to find solo slower kept the slow mode for 64 frames, a
-// fifth of a 300-step run (docs/ARCHITECTURE.md (q)).
-//
-// A probe of a mode k times slower than home costs probeFrames·(k−1) home
-// frames, so whenever the next probe is set (after a switch, or from the
-// second clear answer) it comes no sooner than keeps probes under
-// probeBudget of the run (probeAfter): W1's parallel frames were four
-// times its solo ones, and probing them every 16, 16, 64 frames made a
-// tenth of a 250-frame run parallel.
+// comes after probeFirst frames (a pool's first frames can be empty, or
+// unusual: the batch tuner settling), then one every probeMin frames, and,
+// from the second clear answer in a row (the other mode slower by more
+// than clearMargin; a switch by that much counts as one), four times more
+// rarely each time, up to every probeMax frames, and no sooner than keeps
+// probes under probeBudget of the frames (probeAfter): a clear answer
+// costs little to re-check. One clear answer alone does not back off: a
+// pool's first frames are not its usual ones, and under heavy contention
+// a first probe that happened to find solo slower kept the slow mode for
+// 64 frames, a fifth of a 300-step run (docs/ARCHITECTURE.md (q)); and a
+// switch made on unusual frames is checked again after probeMin frames.
 const (
 	probeFrames  = 4
-	probeFirst   = 4
+	probeFirst   = 8
 	probeMin     = 16
 	probeMax     = 512
 	switchMargin = 0.05
@@ -153,7 +149,10 @@ func (a *adapter) decide() {
 	case got < ref*(1-switchMargin):
 		a.solo, a.settled = !a.solo, false
 		a.before = a.other
-		a.every, a.clear = probeAfter(ref/got), 0 // the old home is ref/got times slower
+		a.every, a.clear = probeMin, 0
+		if ref > got*(1+clearMargin) { // the old home clearly slower: the first clear answer
+			a.clear = 1
+		}
 	case got > ref*(1+clearMargin):
 		if a.clear++; a.clear > 1 {
 			a.every = max(min(4*a.every, probeMax), probeAfter(got/ref))
@@ -166,7 +165,9 @@ func (a *adapter) decide() {
 
 // probeAfter is the interval after which probing a mode k times slower
 // than home costs at most probeBudget of the frames, within [probeMin,
-// probeMax].
+// probeMax]: a probe of it costs probeFrames·(k−1) home frames. W1's
+// parallel frames took four times its solo ones, and probes after 16, 16
+// and 64 frames made a tenth of a 250-frame process parallel.
 func probeAfter(k float64) int {
 	return int(min(max(probeFrames*(k-1)/probeBudget, probeMin), probeMax))
 }

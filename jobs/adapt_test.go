@@ -105,10 +105,11 @@ func TestAdapterOneClearAnswerDoesNotBackOff(t *testing.T) {
 }
 
 // TestAdapterBacksOffByCost: W1's case, solo frames four times shorter.
-// After the switch the next parallel probe waits until probing costs at
-// most probeBudget of the frames: in 250 frames, the first few frames and
-// the first probe run parallel, and nothing after (the old schedule probed
-// again after 16, 16 and 64 frames).
+// The switch to solo is a first clear answer, so the first probe after it,
+// which finds parallel clearly slower again, backs off: to 240 frames,
+// where probing costs at most probeBudget of the frames. In 250 frames
+// only the first frames, the first probe's home half and one probe run
+// parallel (the old schedule probed again after 16 and 64 frames).
 func TestAdapterBacksOffByCost(t *testing.T) {
 	var a adapter
 	modes := a.frames(250, func(solo bool) int64 {
@@ -118,10 +119,33 @@ func TestAdapterBacksOffByCost(t *testing.T) {
 		return 1000
 	}, func(solo bool) int64 { return 100 })
 	assert.True(t, a.solo)
-	assert.Equal(t, probeAfter(4), a.every)
 	assert.Equal(t, 240, a.every)
-	assert.LessOrEqual(t, count(modes, false), probeFirst+probeFrames, "parallel frames in 250")
-	assert.Equal(t, 0, count(modes[probeFirst+2*probeFrames:], false), "parallel frames after the first probe")
+	assert.Equal(t, probeAfter(4), a.every)
+	assert.LessOrEqual(t, count(modes, false), probeFirst+2*probeFrames, "parallel frames in 250")
+}
+
+// TestAdapterRechecksEarlySwitch: a switch made on a pool's unusual first
+// frames (parallel ones three times solo's while the game warms up) is
+// checked again after probeMin frames, and parallel, twice as fast from
+// then on, is home again within 40 frames. A switch that backed off by its
+// cost would have stayed solo for 240 frames (the systems benchmark ran
+// serial-speed steps so).
+func TestAdapterRechecksEarlySwitch(t *testing.T) {
+	var a adapter
+	frame := 0
+	modes := a.frames(100, func(solo bool) int64 {
+		frame++
+		switch {
+		case solo:
+			return 1000
+		case frame <= 2*probeFirst:
+			return 3000
+		}
+		return 500
+	}, func(bool) int64 { return 200 })
+	assert.False(t, a.solo)
+	assert.LessOrEqual(t, longest(modes, true), probeMin+probeFrames+1, "solo frames in a row")
+	assert.LessOrEqual(t, longest(modes[40:], true), probeFrames, "solo frames in a row after frame 40: probes only")
 }
 
 // TestAdapterCloseCallKeepsProbing: modes within switchMargin of each
