@@ -82,7 +82,7 @@ type adapter struct {
 	solo    bool    // the home mode: the one run between probes
 	wait    int     // frames of the home mode before the next probe
 	every   int     // the probe interval now
-	clear   int     // probes in a row that found the other mode clearly slower
+	clear   int     // probes in a row that found the other mode clearly slower (a clear switch counts as one)
 	probe   int     // frames left in the current probe (see probeFrame), 0 outside one
 	settled bool    // the home mode's last frame was not a switch's first
 	busy    int64   // the owner's busy time (WorkerStats.Busy) at the previous Reset

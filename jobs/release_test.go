@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -27,7 +28,7 @@ func TestStoreRelease32(t *testing.T) {
 			}
 			for k, v := range data {
 				if v != uint64(i) {
-					done <- errorf(CodeFailed, Label{}, "round %d: data[%d] = %d before the flag's store", i, k, v)
+					done <- fmt.Errorf("round %d: data[%d] = %d before the flag's store", i, k, v)
 					return
 				}
 			}
