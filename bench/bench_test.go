@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -85,7 +86,8 @@ func forImpls(b *testing.B, nested bool, warm int, r run) {
 // measure opens a system of im (nested as for impl.open), warms it up with
 // warm untimed ops, so that pools have started their goroutines and weft its
 // arena, then times b.N ops with allocations reported. The system is closed
-// outside the timed region.
+// outside the timed region. A workload the system does not run (errNoSplit)
+// is skipped.
 func measure(b *testing.B, im impl, nested bool, warm int, r run) {
 	s, err := im.open(nested)
 	if err != nil {
@@ -96,7 +98,9 @@ func measure(b *testing.B, im impl, nested bool, warm int, r run) {
 			b.Error(err)
 		}
 	}()
-	if err := r(s, warm); err != nil {
+	if err := r(s, warm); errors.Is(err, errNoSplit) {
+		b.Skip(err)
+	} else if err != nil {
 		b.Fatal(err)
 	}
 	m, metered := s.(meter)

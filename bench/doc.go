@@ -1,13 +1,17 @@
 // Package bench compares the weft job pool (github.com/weft-engine/weft/jobs)
 // with a plain serial loop and with the usual ways of running tasks in Go:
 // a goroutine per job, a fixed pool fed through a channel, errgroup with a
-// limit, and an ants pool.
+// limit, and an ants pool; and with split, no scheduler at all: W2's pass
+// and W3's middle jobs divided into one equal part per goroutine, whose
+// goroutines spin between ops. split is not a peer but the machine's
+// ceiling in the same run: what two goroutines that only divide the work
+// get (it skips W1 and W4, which have no static division).
 //
 // It is a separate module so that the peer libraries (golang.org/x/sync,
 // github.com/panjf2000/ants/v2) never enter weft's own go.mod.
 //
 // Workloads, one benchmark each; sub-benchmarks are named <Workload>/<impl>
-// with impl one of weft, serial, goroutines, chanpool, errgroup, ants:
+// with impl one of weft, serial, split, goroutines, chanpool, errgroup, ants:
 //
 //	W1 BenchmarkW1EmptyJobs             one op = one empty job (ns/op is ns per job)
 //	W2 BenchmarkW2ParallelFor/*/chunk=c  one op = one pass over 4,000,000 float32
@@ -25,8 +29,9 @@
 // stealtries/op: steal attempts, each taking one job or, from a long deque,
 // a batch; parks/op, wakes/op), so that a slow process shows why;
 // cmd/gstates reads a runtime trace of one. cmd/corecheck tells whether
-// the machine's two cores are whole cores at the moment (see
-// docs/PERFORMANCE.md, "W2 and this machine's cores").
+// the machine's two cores are whole cores at the moment, and how much a
+// second thread can gain on W2's pass (see docs/PERFORMANCE.md, "W2 and
+// this machine's cores").
 //
 // bench/cpp/peers.cpp has the same four workloads for the C++ schedulers
 // enkiTS and Taskflow; scripts/peers.sh (make bench-peers) builds it and

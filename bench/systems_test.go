@@ -1,6 +1,11 @@
 package bench
 
-import "sync"
+import (
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
 
 // A system is one implementation under comparison, started and ready. Each
 // method is one op of a workload; the benchmarks and TestResults drive all
@@ -30,6 +35,7 @@ type impl struct {
 var impls = []impl{
 	{"weft", openWeft},
 	{"serial", func(bool) (system, error) { return serial{}, nil }},
+	{"split", openSplit},
 	{"goroutines", peer(newGoroutines)},
 	{"chanpool", peer(newChanPool)},
 	{"errgroup", peer(newErrGroup)},
@@ -64,6 +70,89 @@ func (serial) wideDAG(d *dag) error {
 func (serial) fib(n int) (int64, error) { return fibSerial(n), nil }
 
 func (serial) close() error { return nil }
+
+// errNoSplit is split's answer to the workloads it does not run; measure
+// skips them.
+var errNoSplit = errors.New("split runs only W2 and W3: W1's jobs and W4's forks have no static division")
+
+// split is no scheduler at all: W2's pass and W3's middle jobs divided
+// into one contiguous part per GOMAXPROCS goroutine, the caller taking the
+// first. Its parts are equal, its goroutines spin between ops (so none has
+// to be woken), and it never balances, steals or tracks a dependency: it
+// shows in the same run what the machine gives goroutines that just
+// divide the work, the most a scheduler could hope for.
+type split struct {
+	part func(lo, hi int) // the op's work; written by the caller before epoch
+	n    int              // the op's size; likewise
+	p    int              // parts per op: workers() when opened
+
+	epoch atomic.Uint64 // ops started; a change starts the helpers' parts
+	done  atomic.Uint64 // parts finished by helpers, over all ops
+	quit  atomic.Bool   // set by close before its last epoch
+	wg    sync.WaitGroup
+}
+
+func openSplit(bool) (system, error) {
+	s := &split{p: workers()}
+	for i := 1; i < s.p; i++ {
+		s.wg.Go(func() { s.help(i) })
+	}
+	return s, nil
+}
+
+// help runs part i of every op until close. Executed by helper i only; the
+// epoch's load orders its reads of part and n after the caller's writes.
+func (s *split) help(i int) {
+	for seen := uint64(0); ; {
+		for s.epoch.Load() == seen {
+			runtime.Gosched() // spins where a P is free, yields where none is
+		}
+		seen++
+		if s.quit.Load() {
+			return
+		}
+		s.part(s.n*i/s.p, s.n*(i+1)/s.p)
+		s.done.Add(1)
+	}
+}
+
+// divide runs part over [0, n) in s.p contiguous parts at once and returns
+// when all are done. Executed only by the goroutine that opened s.
+func (s *split) divide(n int, part func(lo, hi int)) {
+	s.part, s.n = part, n
+	e := s.epoch.Add(1)
+	part(0, n/s.p)
+	for s.done.Load() < e*uint64(s.p-1) {
+		runtime.Gosched()
+	}
+}
+
+func (*split) emptyJobs(int) error { return errNoSplit }
+
+func (s *split) parallelFor(v *vector, _ int) error {
+	s.divide(len(v.x), func(lo, hi int) { scale(v.x[lo:hi]) })
+	return nil
+}
+
+func (s *split) wideDAG(d *dag) error {
+	d.root()
+	s.divide(len(d.slots), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d.mid(i)
+		}
+	})
+	d.join()
+	return nil
+}
+
+func (*split) fib(int) (int64, error) { return 0, errNoSplit }
+
+func (s *split) close() error {
+	s.quit.Store(true)
+	s.epoch.Add(1)
+	s.wg.Wait()
+	return nil
+}
 
 // peer adapts a runner constructor to an impl's open function.
 func peer(newRunner func(workers int, nested bool) (runner, error)) func(bool) (system, error) {

@@ -6,10 +6,17 @@
 // threads take as long as one, the cores are whole; where they take
 // longer, the two share something: two vCPUs that are SMT siblings of one
 // physical core show it in the throughput-bound loop and hardly in the
-// latency-bound one. Run each configuration as its own process:
+// latency-bound one.
+//
+// The third loop, w2, is W2's pass itself with no scheduler: its 16 MB
+// array is divided between the threads, each scaling its part in place
+// with W2's kernel, pass after pass. Here the work is fixed, not the work
+// per thread: one thread's time over two threads' is the most any
+// scheduler can gain on W2 on this machine (2 where the cores and the
+// memory behind them are whole). Run each configuration as its own process:
 //
 //	go build -o corecheck ./cmd/corecheck
-//	for r in $(seq 9); do for c in "1 tput" "2 tput" "1 lat" "2 lat"; do
+//	for r in $(seq 9); do for c in "1 tput" "2 tput" "1 lat" "2 lat" "1 w2" "2 w2"; do
 //		set -- $c; ./corecheck -threads $1 -loop $2; done; done
 package main
 
@@ -24,13 +31,17 @@ import (
 
 func main() {
 	threads := flag.Int("threads", 1, "goroutines running the loop at once (1 or 2)")
-	loop := flag.String("loop", "tput", "tput (throughput-bound) or lat (latency-bound)")
+	loop := flag.String("loop", "tput", "tput (throughput-bound), lat (latency-bound) or w2 (W2's pass divided between the threads)")
 	flag.Parse()
 	if err := check(*threads, *loop); err != nil {
 		fmt.Fprintln(os.Stderr, "corecheck:", err)
 		os.Exit(2)
 	}
 	runtime.GOMAXPROCS(2)
+	var parts [][]float32
+	if *loop == "w2" {
+		parts = split(newVector(w2Len), *threads) // allocated and touched before the clock starts
+	}
 	sinks := make([]uint64, *threads)
 	var wg sync.WaitGroup
 	t0 := time.Now()
@@ -39,10 +50,13 @@ func main() {
 		go func() {
 			defer wg.Done()
 			runtime.LockOSThread()
-			if *loop == "tput" {
+			switch *loop {
+			case "tput":
 				sinks[t] = uint64(throughput(50_000_000))
-			} else {
+			case "lat":
 				sinks[t] = latency(400_000_000)
+			default:
+				sinks[t] = uint64(passes(parts[t], w2Passes))
 			}
 		}()
 	}
@@ -52,8 +66,8 @@ func main() {
 
 // check refuses what main cannot run.
 func check(threads int, loop string) error {
-	if threads < 1 || threads > 2 || (loop != "tput" && loop != "lat") {
-		return fmt.Errorf("-threads %d -loop %q: -threads must be 1 or 2, -loop tput or lat", threads, loop)
+	if threads < 1 || threads > 2 || (loop != "tput" && loop != "lat" && loop != "w2") {
+		return fmt.Errorf("-threads %d -loop %q: -threads must be 1 or 2, -loop tput, lat or w2", threads, loop)
 	}
 	return nil
 }
@@ -87,4 +101,41 @@ func latency(n int) uint64 {
 		x ^= x << 17
 	}
 	return x
+}
+
+// w2Len is the length of W2's array (bench/workloads_test.go's w2Len: 16 MB
+// of float32) and w2Passes how many passes w2 makes over it, about half a
+// second on one thread.
+const (
+	w2Len    = 4_000_000
+	w2Passes = 200
+)
+
+// newVector returns W2's array with W2's initial values.
+func newVector(n int) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(i%1000) / 1000
+	}
+	return x
+}
+
+// split divides x into n contiguous parts of nearly equal length.
+func split(x []float32, n int) [][]float32 {
+	parts := make([][]float32, n)
+	for i := range n {
+		parts[i] = x[len(x)*i/n : len(x)*(i+1)/n]
+	}
+	return parts
+}
+
+// passes applies W2's kernel to x n times and returns x[0], so that the
+// work cannot be dropped.
+func passes(x []float32, n int) float32 {
+	for range n {
+		for i := range x {
+			x[i] = x[i]*1.0001 + 0.5
+		}
+	}
+	return x[0]
 }
