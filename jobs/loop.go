@@ -59,6 +59,7 @@ type participant struct {
 	owed                                 uint32               // the job whose holds w still has to release (see owe): index+1, 0 for none; this goroutine only
 	owedN                                int32                // how many holds of it
 	slot, slotEnd                        uint32               // parts[0]: job slots reserved ahead, [slot, slotEnd) unused (see reserveJob); its driver only
+	edge, edgeEnd                        uint32               // parts[0]: edge slots reserved ahead, [edge, edgeEnd) unused (see reserveEdges); its driver only
 	busySince                            int64                // start of the current streak of jobs + 1, 0 outside one; this goroutine only
 	spinBudget                           int64                // how long it spins before parking (see learnIdle); this goroutine only
 	idleSince                            int64                // start of the current idle spell, 0 outside one (see beginIdle); this goroutine only

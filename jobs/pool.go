@@ -238,7 +238,8 @@ func (p *Pool) Reset() error {
 	err := p.drain(w)
 	p.adapt()
 	p.finishedFrames += uint64(p.jobs.next.Load()) - uint64(w.slotEnd-w.slot)
-	w.slot, w.slotEnd = 0, 0 // the owner's slots reserved ahead go with the arena
+	w.slot, w.slotEnd = 0, 0 // the owner's slots reserved ahead go with the arenas
+	w.edge, w.edgeEnd = 0, 0
 	p.jobs.reset()
 	p.edges.reset()
 	p.epoch.Add(1)

@@ -167,6 +167,58 @@ func TestArenaFull(t *testing.T) {
 	require.NoError(t, p.Wait(h))
 }
 
+// TestEdgeArenaFull: the owner reserves edges ahead in ranges, and still
+// every one of the 4·MaxJobs edges can be used before a job is refused.
+func TestEdgeArenaFull(t *testing.T) {
+	eachPool(t, func(t *testing.T, p0 *Pool) {
+		p, err := New(Options{Workers: len(p0.parts) - 1, MaxJobs: 100}) // 400 edges
+		require.NoError(t, err)
+		defer func() { require.NoError(t, p.Close()) }()
+		for range 2 { // the second frame: Reset gave every edge back
+			roots := make([]Handle, 10)
+			for i := range roots {
+				roots[i] = mustSchedule(t, p, Job{})
+			}
+			for range 40 {
+				mustSchedule(t, p, Job{}, roots...)
+			}
+			_, err := p.Schedule(Job{Label: Label{Name: "41st"}}, roots...)
+			requireCode(t, err, CodeArenaFull)
+			assert.Contains(t, err.Error(), "more than 400 dependency edges")
+			require.NoError(t, p.Reset())
+		}
+	})
+}
+
+// TestReserveAhead: a range grows in place while nobody else reserves, and
+// moves (its rest dropped) when somebody did; near the limit it takes no
+// more than asked.
+func TestReserveAhead(t *testing.T) {
+	a := newArena[edge](300)
+	var next, end uint32
+	take := func(k int) uint32 {
+		t.Helper()
+		first, ok := reserveAhead(a, &next, &end, k)
+		require.True(t, ok, "reserveAhead(%d)", k)
+		return first
+	}
+	assert.Equal(t, uint32(0), take(3))
+	assert.Equal(t, [2]uint32{3, ownerSlots}, [2]uint32{next, end})
+	assert.Equal(t, uint32(3), take(61))  // the range's exact rest
+	assert.Equal(t, uint32(64), take(10)) // grown in place
+	_, ok := a.reserve(5)                 // another goroutine: [128, 133)
+	require.True(t, ok)
+	assert.Equal(t, uint32(74), take(54))  // the rest of [64, 128)
+	assert.Equal(t, uint32(133), take(70)) // moved past the other's slots
+	assert.Equal(t, [2]uint32{203, 203}, [2]uint32{next, end})
+	assert.Equal(t, uint32(203), take(10)) // 97 left < 2·64: exactly 10
+	assert.Equal(t, [2]uint32{213, 213}, [2]uint32{next, end})
+	assert.Equal(t, uint32(213), take(87))
+	_, ok = reserveAhead(a, &next, &end, 1)
+	assert.False(t, ok, "the arena is full")
+	assert.Equal(t, int64(300), a.used())
+}
+
 func TestPanicBecomesFailure(t *testing.T) {
 	eachPool(t, func(t *testing.T, p *Pool) {
 		h := mustSchedule(t, p, Job{Label: Label{Name: "boom", Chunk: 3}, Run: func(*Ctx) { panic("kaboom") }})

@@ -21,8 +21,16 @@ func (p *Pool) schedule(w *participant, j Job, deps []Handle) (Handle, error) {
 	if len(deps) == 0 { // still private: no atomic needed to drop the builder's hold
 		r.holds.v = 0
 		p.ready(w, idx, r)
+		return p.handle(idx), nil
+	}
+	if ended := p.depend(w, idx, r, e0, deps); ended < int32(len(deps)) {
+		p.releaseHolds(w, idx, 1+ended)
 	} else {
-		p.releaseHolds(w, idx, 1+p.depend(w, idx, r, e0, deps))
+		// Every prerequisite had ended, so no edge holds r back and nobody
+		// else writes its holds: a store drops them without a locked add
+		// (W3's 1,000 middle jobs, scheduled after their root ran).
+		r.holds.StoreRelease(0)
+		p.ready(w, idx, r)
 	}
 	return p.handle(idx), nil
 }
@@ -63,7 +71,7 @@ func (p *Pool) alloc(w *participant, j *Job, k int) (uint32, *record, uint32, er
 	var e0 uint32
 	if k > 0 {
 		var ok bool
-		if e0, ok = p.edges.reserve(k); !ok {
+		if e0, ok = p.reserveEdges(w, k); !ok {
 			return 0, nil, 0, errorf(CodeArenaFull, j.Label, "more than %d dependency edges since the last Reset; call Reset between frames or raise Options.MaxJobs", p.edges.limit)
 		}
 	}
@@ -79,9 +87,10 @@ func (p *Pool) alloc(w *participant, j *Job, k int) (uint32, *record, uint32, er
 	return idx, r, e0, nil
 }
 
-// ownerSlots is how many job slots the driver of parts[0] reserves at a
-// time: the arena's counter is a shared atomic, and the owner schedules
-// most jobs (W1: one atomic add per 64 jobs instead of one each).
+// ownerSlots is how many job slots, and at least how many edge slots, the
+// driver of parts[0] reserves at a time: each arena's counter is a shared
+// atomic, and the owner schedules most jobs (W1: one atomic add per 64
+// jobs instead of one each; W3: one per 64 edges).
 const ownerSlots = 64
 
 // reserveJob reserves a job slot on behalf of w (nil for a guest). The
@@ -93,23 +102,49 @@ func (p *Pool) reserveJob(w *participant) (uint32, bool) {
 	if w == nil || w.id != 0 {
 		return p.jobs.reserve(1)
 	}
-	if w.slot == w.slotEnd {
-		n := uint32(ownerSlots)
-		if p.jobs.limit-p.jobs.used() < 2*ownerSlots { // near the limit: one at a time
-			n = 1
+	return reserveAhead(p.jobs, &w.slot, &w.slotEnd, 1)
+}
+
+// reserveEdges reserves k consecutive edge slots on behalf of w (nil for a
+// guest), the driver of parts[0] from those it reserved ahead, [w.edge,
+// w.edgeEnd). Nothing counts edges but the arena, so a range's rest may
+// be dropped (see reserveAhead). Any goroutine; only the driver of
+// parts[0] touches its range.
+func (p *Pool) reserveEdges(w *participant, k int) (uint32, bool) {
+	if w == nil || w.id != 0 {
+		return p.edges.reserve(k)
+	}
+	return reserveAhead(p.edges, &w.edge, &w.edgeEnd, k)
+}
+
+// reserveAhead takes k consecutive slots from [*next, *end), first
+// reserving at least ownerSlots more from a when fewer than k are left,
+// and only k when a is within 2·ownerSlots of its limit or refuses more
+// (others took the room meanwhile). New slots right after the range extend
+// it; otherwise (another goroutine reserved in between) the range's rest
+// is dropped. Executed only by the driver of parts[0], the one user of
+// next and end.
+func reserveAhead[T any](a *arena[T], next, end *uint32, k int) (uint32, bool) {
+	if int(*end-*next) < k {
+		n := max(k, ownerSlots)
+		if a.limit-a.used() < 2*int64(n) { // near the limit: no more than needed
+			n = k
 		}
-		first, ok := p.jobs.reserve(int(n))
-		if !ok && n > 1 { // others took the room meanwhile
-			n = 1
-			first, ok = p.jobs.reserve(1)
+		first, ok := a.reserve(n)
+		if !ok && n > k {
+			n = k
+			first, ok = a.reserve(k)
 		}
 		if !ok {
 			return 0, false
 		}
-		w.slot, w.slotEnd = first, first+n
+		if first != *end {
+			*next = first
+		}
+		*end = first + uint32(n)
 	}
-	w.slot++
-	return w.slot - 1, true
+	*next += uint32(k)
+	return *next - uint32(k), true
 }
 
 // depend adds a successor edge (from e0 on) on each dependency, and takes
