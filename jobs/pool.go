@@ -19,6 +19,8 @@ type Options struct {
 	// MaxJobs bounds the jobs scheduled between two Resets (default 1<<20).
 	// The owner reserves job slots 64 at a time, so jobs that workers and
 	// other goroutines schedule may be refused up to 63 short of it.
+	// Dependency edges, one per prerequisite named, are bounded by
+	// 4·MaxJobs and reserved by the owner at least 64 at a time likewise.
 	// Arena memory is taken in blocks of 1024 jobs as they are first used.
 	MaxJobs int
 	// TraceCapacity is the number of trace events each participant keeps
