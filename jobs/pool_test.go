@@ -170,24 +170,32 @@ func TestArenaFull(t *testing.T) {
 // TestEdgeArenaFull: the owner reserves edges ahead in ranges, and still
 // every one of the 4·MaxJobs edges can be used before a job is refused.
 func TestEdgeArenaFull(t *testing.T) {
-	eachPool(t, func(t *testing.T, p0 *Pool) {
-		p, err := New(Options{Workers: len(p0.parts) - 1, MaxJobs: 100}) // 400 edges
-		require.NoError(t, err)
-		defer func() { require.NoError(t, p.Close()) }()
-		for range 2 { // the second frame: Reset gave every edge back
-			roots := make([]Handle, 10)
-			for i := range roots {
-				roots[i] = mustSchedule(t, p, Job{})
-			}
-			for range 40 {
-				mustSchedule(t, p, Job{}, roots...)
-			}
-			_, err := p.Schedule(Job{Label: Label{Name: "41st"}}, roots...)
-			requireCode(t, err, CodeArenaFull)
-			assert.Contains(t, err.Error(), "more than 400 dependency edges")
-			require.NoError(t, p.Reset())
+	for _, w := range workerCounts {
+		t.Run(fmt.Sprintf("W=%d", w), func(t *testing.T) {
+			p, err := New(Options{Workers: w, MaxJobs: 100}) // 400 edges
+			require.NoError(t, err)
+			defer func() { require.NoError(t, p.Close()) }()
+			edgeArenaFrames(t, p)
+		})
+	}
+}
+
+// edgeArenaFrames fills the edge arena twice, with a Reset between: ten
+// roots, then forty jobs that each depend on all ten.
+func edgeArenaFrames(t *testing.T, p *Pool) {
+	for range 2 { // the second frame: Reset gave every edge back
+		roots := make([]Handle, 10)
+		for i := range roots {
+			roots[i] = mustSchedule(t, p, Job{})
 		}
-	})
+		for range 40 {
+			mustSchedule(t, p, Job{}, roots...)
+		}
+		_, err := p.Schedule(Job{Label: Label{Name: "41st"}}, roots...)
+		requireCode(t, err, CodeArenaFull)
+		assert.Contains(t, err.Error(), "more than 400 dependency edges")
+		require.NoError(t, p.Reset())
+	}
 }
 
 // TestReserveAhead: a range grows in place while nobody else reserves, and
