@@ -32,8 +32,9 @@
 //     driver at a time.)
 //
 // Pool methods that wait for jobs (Wait, Reset, Close) are for goroutines
-// outside jobs: inside a job they are refused with WEFT-J011 (use Ctx.Wait),
-// because the job they would wait behind may be the caller itself.
+// outside jobs: inside a job Wait and Close are refused with WEFT-J011 (use
+// Ctx.Wait) and Reset with WEFT-J009, because the job they would wait
+// behind may be the caller itself.
 //
 // # A frame
 //

@@ -28,7 +28,10 @@ func (p *Pool) Event(l Label) (Handle, error) {
 	return p.handle(idx), nil
 }
 
-// Trigger finishes event h, releasing the jobs that wait for it. It
+// Trigger finishes event h, releasing the jobs that wait for it: h is
+// then ready like a job whose prerequisites are done, and ends Succeeded
+// when the pool reaches it (at once on a worker; on the serial executor in
+// the owner's next Wait or Reset), Outcome reading Pending until then. It
 // refuses a handle that is not an Event (CodeBadArgument) and a second
 // trigger, or a trigger after Cancel (CodeTriggered); a trigger after
 // Reset finds a stale handle (CodeStaleHandle). Any goroutine may call it.

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"testing"
 
@@ -132,4 +133,26 @@ func TestEventsUnderReset(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Close does not hang on a guest asleep in Wait behind an event nobody
+// triggers: it cancels the event, as Reset would, and reports it; the
+// guest's Wait then ends Blocked.
+func TestCloseCancelsTheEventAGuestWaitsOn(t *testing.T) {
+	for w := range 9 {
+		t.Run(fmt.Sprintf("W=%d", w), func(t *testing.T) {
+			p, err := New(Options{Workers: w})
+			require.NoError(t, err)
+			ev, err := p.Event(Label{Name: "never"})
+			require.NoError(t, err)
+			d := mustSchedule(t, p, Job{Label: Label{Name: "after"}}, ev)
+			waited := make(chan error)
+			go func() { waited <- p.Wait(d) }()
+			for p.Stats(nil)[0].Parks == 0 { // the guest drives parts[0] and has parked
+				runtime.Gosched()
+			}
+			requireCode(t, p.Close(), CodeUntriggered)
+			requireCode(t, <-waited, CodeBlocked)
+		})
+	}
 }

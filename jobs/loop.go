@@ -298,7 +298,11 @@ func (p *Pool) run(w *participant, idx uint32) {
 			now := p.now()
 			w.record(Event{Kind: KindJob, Worker: w.id, Job: p.handle(idx), Label: r.job.Label, Start: now, End: now})
 		}
-		p.finish(w, idx, r, Pending, outcome)
+		from := Running // start claimed a blocked job
+		if outcome == Cancelled {
+			from = Pending
+		}
+		p.finish(w, idx, r, from, outcome)
 		return
 	}
 	w.stack = append(w.stack, idx)
@@ -318,23 +322,26 @@ func (p *Pool) run(w *participant, idx uint32) {
 	p.finish(w, idx, r, Running, outcome)
 }
 
-// start moves a ready job from Pending to Running, unless Cancel came first
-// (Cancelled: a cancellation wins over a blocked cause, as documented) or
-// a prerequisite did not succeed (Blocked). It returns Running, Cancelled
-// or Blocked. Executed only by the goroutine that took the job from a
+// start claims a ready job, moving it from Pending to Running, unless
+// Cancel came first (Cancelled, the job left Pending: a cancellation wins
+// over a blocked cause, as documented). It returns Running, or Blocked if
+// a prerequisite did not succeed: a blocked job is claimed too, so that a
+// Cancel after this point reports false instead of true for a job that
+// ends Blocked. Executed only by the goroutine that took the job from a
 // queue; the CAS decides against a concurrent Cancel, and retries when a
-// dependent's edge joins meanwhile. The cause is final: every prerequisite
-// stored it before releasing its hold.
+// dependent's edge joins meanwhile. The cause is final: every
+// prerequisite stored it before releasing its hold.
 func (p *Pool) start(r *record) Outcome {
 	blocked := r.cause.Load() != 0
 	for {
 		link := r.link.Load()
-		switch {
-		case link&cancelBit != 0:
+		if link&cancelBit != 0 {
 			return Cancelled
-		case blocked:
-			return Blocked
-		case r.link.CompareAndSwap(link, link+uint64(Running-Pending)):
+		}
+		if r.link.CompareAndSwap(link, link+uint64(Running-Pending)) {
+			if blocked {
+				return Blocked
+			}
 			return Running
 		}
 	}

@@ -189,30 +189,46 @@ func (p *Pool) Wait(h Handle) error {
 	return p.result(r)
 }
 
-// Cancel keeps h from starting. It reports true if h had not started: its
-// body will never run, h ends Cancelled (even if a prerequisite fails
-// meanwhile: a cancellation wins over Blocked) and its dependents are
-// Blocked by it. It reports false, changing nothing, if h is already
-// running or done. Cancelling an Event ends it without a Trigger. Any
-// goroutine may call it.
+// Cancel keeps h from starting. It reports true if h had not started
+// (cancelled or not by an earlier call): its body will never run, h ends
+// Cancelled (even if a prerequisite fails meanwhile: a cancellation wins
+// over Blocked) and its dependents are Blocked by it. h ends when it would
+// have started, once its prerequisites are done (an untriggered Event
+// among them is cancelled by Reset at the latest), and Outcome reads
+// Pending until then. For a ParallelFor handle that means its range: true
+// if no chunk had started, and then none will. It reports false, changing
+// nothing, if h is already running or done. Cancelling an Event ends it
+// without a Trigger. Any goroutine may call it.
 func (p *Pool) Cancel(h Handle) (bool, error) {
 	r, err := p.lookup(h)
 	if err != nil {
 		return false, err
 	}
-	for {
-		link := r.link.Load()
-		if outcomeOf(link) != Pending {
-			return false, nil
-		}
-		if link&cancelBit != 0 || r.link.CompareAndSwap(link, link|cancelBit) { // against start's CAS
-			break
-		}
+	if r.root != 0 && !cancelPending(p.jobs.at(r.root-1)) {
+		return false, nil // its range job started
+	}
+	if !cancelPending(r) {
+		return false, nil
 	}
 	if r.flags.Load()&flagEvent != 0 {
 		p.claimTrigger(nil, h.idx, r, false) // cancelled already: it ends Cancelled
 	}
 	return true, nil
+}
+
+// cancelPending sets r's cancel bit unless r has started, and reports
+// whether r is now cancelled before its start. Any goroutine: the CAS
+// decides against start's claim.
+func cancelPending(r *record) bool {
+	for {
+		link := r.link.Load()
+		if outcomeOf(link) != Pending {
+			return false
+		}
+		if link&cancelBit != 0 || r.link.CompareAndSwap(link, link|cancelBit) {
+			return true
+		}
+	}
 }
 
 // Outcome reports the state of h. Any goroutine may call it.
@@ -259,12 +275,20 @@ func (p *Pool) Close() error {
 	if p.closed.Swap(true) {
 		return nil
 	}
+	var err error
 	w := p.drive(g)
 	for w == nil { // a guest is inside Wait or Schedule: let it finish
+		// It may be asleep on an event nobody will trigger: cancel those
+		// now, as drain would (the guest's Wait then ends), and report it.
+		if e := p.cancelEvents(nil); err == nil {
+			err = e
+		}
 		runtime.Gosched()
 		w = p.drive(g)
 	}
-	err := p.drain(w)
+	if e := p.drain(w); err == nil {
+		err = e
+	}
 	p.quit.Store(true)
 	p.ec.notify(true)
 	p.leave(w)

@@ -337,6 +337,66 @@ func TestCancelWinsOverALaterFailure(t *testing.T) {
 	})
 }
 
+// A job whose prerequisite failed is claimed before it ends Blocked, so a
+// Cancel racing with that reports false, and a Cancel that reports true
+// always ends it Cancelled: whichever comes first, the answer and the end
+// agree. (A property of every interleaving, checked over many.)
+func TestCancelAgreesWithTheEnd(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		for range 2000 {
+			f := mustSchedule(t, p, Job{Label: Label{Name: "f"}, Run: func(*Ctx) { panic("x") }})
+			h := mustSchedule(t, p, Job{Label: Label{Name: "h"}}, f)
+			requireCode(t, p.Wait(f), CodeFailed)
+			took, err := p.Cancel(h)
+			require.NoError(t, err)
+			want := CodeBlocked
+			if took {
+				want = CodeCancelled
+			}
+			requireCode(t, p.Wait(h), want)
+			require.NoError(t, p.Reset())
+		}
+	})
+}
+
+// Cancel on a ParallelFor handle cancels its range: before any chunk
+// started it reports true and no chunk runs; once one runs it reports
+// false and every chunk runs.
+func TestCancelParallelFor(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		g, open := gate(t, p)
+		var ran atomic.Int32
+		pf, err := p.ParallelFor(Job{Label: Label{Name: "pf"}, Run: func(*Ctx) { ran.Add(1) }}, 10, 1, g)
+		require.NoError(t, err)
+		requireCancel(t, p, pf, true)
+		requireCancel(t, p, pf, true) // again: still not started
+		open()
+		requireCode(t, p.Wait(pf), CodeCancelled)
+		assert.Equal(t, int32(0), ran.Load(), "chunks run after Cancel reported true")
+
+		started, release := make(chan struct{}), make(chan struct{})
+		var took bool
+		var cancelErr error
+		pf2, err := p.ParallelFor(Job{Label: Label{Name: "pf2"}, Run: func(c *Ctx) {
+			if lo, _ := c.Range(); lo == 0 {
+				close(started)
+				<-release
+			}
+			ran.Add(1)
+		}}, 10, 1)
+		require.NoError(t, err)
+		go func() { // a guest: the owner runs chunks inside Wait with W=0
+			<-started
+			took, cancelErr = p.Cancel(pf2)
+			close(release)
+		}()
+		require.NoError(t, p.Wait(pf2))
+		require.NoError(t, cancelErr)
+		assert.False(t, took)
+		assert.Equal(t, int32(10), ran.Load())
+	})
+}
+
 // Cancel on a running job reports false and changes nothing.
 func TestCancelRunningJob(t *testing.T) {
 	eachPool(t, func(t *testing.T, p *Pool) {

@@ -125,6 +125,7 @@ type record struct {
 
 	parent   uint32 // ParallelFor: the join to release on completion, index+1
 	chunkEnd int32  // ParallelFor range job: chunks [job.Label.Chunk, chunkEnd); the join holds n and batch in job.Lo and job.Hi
+	root     uint32 // ParallelFor join: its root range job, index+1, which Cancel cancels first
 	job      Job
 	err      *Error // the panic of a failed job
 }

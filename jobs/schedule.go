@@ -81,7 +81,7 @@ func (p *Pool) alloc(w *participant, j *Job, k int) (uint32, *record, uint32, er
 	}
 	r := p.jobs.at(idx)
 	r.cause.v, r.link.v, r.holds.v, r.flags.v = 0, uint64(Pending), 1+int32(k), 0
-	r.parent, r.chunkEnd, r.err = 0, 0, nil
+	r.parent, r.chunkEnd, r.root, r.err = 0, 0, 0, nil
 	r.job = *j
 	r.gen.StoreRelease(p.epoch.Load()) // last: Snapshot and lookup read the record only after seeing it
 	return idx, r, e0, nil
@@ -216,6 +216,7 @@ func (p *Pool) parallelFor(w *participant, j Job, n, batch int, deps []Handle) (
 		return Handle{}, err
 	}
 	rr.parent, rr.chunkEnd = ji+1, int32(chunks)
+	jr.root = ri + 1 // before the handle is returned: Cancel reads it plainly
 	p.releaseHolds(w, ri, 1+p.depend(w, ri, rr, e0, deps))
 	p.releaseHold(w, ji)
 	return p.handle(ji), nil
