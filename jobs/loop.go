@@ -571,7 +571,9 @@ func (p *Pool) holdsBack(idx, to uint32) bool {
 }
 
 // block records that job r cannot run because of root (cause kind k), keeping
-// the dominant cause: failure over cancellation, the first of equals. Any
+// the dominant cause: failure over cancellation, and between equals the
+// root scheduled first (the lower index), so that which prerequisite
+// happened to finish first does not change the answer. Any
 // goroutine: a finishing prerequisite or a scheduler that found one ended.
 // The CAS loop makes concurrent blocks keep the dominant cause; it happens
 // before r's hold is released, so r's executor sees it.
@@ -579,7 +581,10 @@ func (r *record) block(k uint64, root uint32) {
 	c := k<<32 | uint64(root)
 	for {
 		old := r.cause.Load()
-		if old>>32 >= k || r.cause.CompareAndSwap(old, c) {
+		if old != 0 && (old>>32 > k || old>>32 == k && uint32(old) <= root) {
+			return // a stronger cause, or as strong and scheduled earlier
+		}
+		if r.cause.CompareAndSwap(old, c) {
 			return
 		}
 	}

@@ -314,6 +314,23 @@ func TestFailureDominatesCancellation(t *testing.T) {
 	})
 }
 
+// Between two failures the blocked job names the one scheduled first,
+// whichever finished first: the same answer on every worker count.
+func TestBlockedNamesTheEarliestScheduledFailure(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		g, open := gate(t, p)
+		f1 := mustSchedule(t, p, Job{Label: Label{Name: "f1"}, Run: func(*Ctx) { panic("one") }}, g)
+		f2 := mustSchedule(t, p, Job{Label: Label{Name: "f2"}, Run: func(*Ctx) { panic("two") }})
+		d := mustSchedule(t, p, Job{Label: Label{Name: "d"}}, f2, f1)
+		requireCode(t, p.Wait(f2), CodeFailed) // f2 fails first
+		open()
+		e := requireCode(t, p.Wait(d), CodeBlocked)
+		var root *Error
+		require.ErrorAs(t, e.Cause, &root)
+		assert.Equal(t, "f1", root.Job.Name)
+	})
+}
+
 // A cancelled job whose prerequisite later fails ends Cancelled (J006),
 // not Blocked: the cancellation came first and wins. Its dependents are
 // Blocked by the cancelled job, not by the failure behind it.
