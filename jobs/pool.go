@@ -204,8 +204,8 @@ func (p *Pool) Cancel(h Handle) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if r.root != 0 && !cancelPending(p.jobs.at(r.root-1)) {
-		return false, nil // its range job started
+	if r.root != 0 {
+		return cancelRange(r, p.jobs.at(r.root-1)), nil
 	}
 	if !cancelPending(r) {
 		return false, nil
@@ -229,6 +229,22 @@ func cancelPending(r *record) bool {
 			return true
 		}
 	}
+}
+
+// cancelRange cancels a ParallelFor through its join and root range job:
+// the join first, which cannot start before the root has ended (so that
+// the join never ends Blocked by a root this call cancelled), then the
+// root; if the root had started, it takes the join's bit back (no Cancel
+// can have cancelled the root, so none needs the bit). Any goroutine.
+func cancelRange(join, root *record) bool {
+	if !cancelPending(join) {
+		return false
+	}
+	if cancelPending(root) {
+		return true
+	}
+	join.link.And(^uint64(cancelBit))
+	return false
 }
 
 // Outcome reports the state of h. Any goroutine may call it.

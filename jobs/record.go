@@ -150,6 +150,7 @@ func (a *atomicU64) Load() uint64                    { return atomic.LoadUint64(
 func (a *atomicU64) Add(d uint64) uint64             { return atomic.AddUint64(&a.v, d) }
 func (a *atomicU64) CompareAndSwap(o, n uint64) bool { return atomic.CompareAndSwapUint64(&a.v, o, n) }
 func (a *atomicU64) Or(x uint64) uint64              { return atomic.OrUint64(&a.v, x) }
+func (a *atomicU64) And(x uint64) uint64             { return atomic.AndUint64(&a.v, x) }
 
 // edge is a successor link in a prerequisite's list.
 type edge struct {
