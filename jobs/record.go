@@ -3,7 +3,6 @@ package jobs
 import (
 	"fmt"
 	"sync/atomic"
-	"unsafe"
 )
 
 // Label names a job in traces, timings and errors: usually the system name
@@ -145,7 +144,6 @@ func (a *atomicU32) CompareAndSwap(o, n uint32) bool { return atomic.CompareAndS
 func (a *atomicU32) Or(x uint32) uint32              { return atomic.OrUint32(&a.v, x) }
 func (a *atomicI32) Add(d int32) int32               { return atomic.AddInt32(&a.v, d) }
 func (a *atomicI32) Load() int32                     { return atomic.LoadInt32(&a.v) }
-func (a *atomicI32) StoreRelease(x int32)            { storeRelease32((*uint32)(unsafe.Pointer(&a.v)), uint32(x)) }
 func (a *atomicU64) Load() uint64                    { return atomic.LoadUint64(&a.v) }
 func (a *atomicU64) Add(d uint64) uint64             { return atomic.AddUint64(&a.v, d) }
 func (a *atomicU64) CompareAndSwap(o, n uint64) bool { return atomic.CompareAndSwapUint64(&a.v, o, n) }

@@ -18,18 +18,14 @@ func (p *Pool) schedule(w *participant, j Job, deps []Handle) (Handle, error) {
 	if err != nil {
 		return Handle{}, err
 	}
-	if len(deps) == 0 { // still private: no atomic needed to drop the builder's hold
-		r.holds.v = 0
-		p.ready(w, idx, r)
-		return p.handle(idx), nil
-	}
 	if ended := p.depend(w, idx, r, e0, deps); ended < int32(len(deps)) {
 		p.releaseHolds(w, idx, 1+ended)
 	} else {
-		// Every prerequisite had ended, so no edge holds r back and nobody
-		// else writes its holds: a store drops them without a locked add
-		// (W3's 1,000 middle jobs, scheduled after their root ran).
-		r.holds.StoreRelease(0)
+		// No edge holds r back (it has none, or every prerequisite had
+		// ended) and its handle is not out yet, so nobody else reads or
+		// writes its holds: a plain write drops them without a locked add
+		// (W1's jobs; W3's middle jobs, scheduled after their root ran).
+		r.holds.v = 0
 		p.ready(w, idx, r)
 	}
 	return p.handle(idx), nil
