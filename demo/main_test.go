@@ -136,7 +136,7 @@ func sameColor(a, b color.Color) bool {
 // Wrong flags print the usage and exit 2; -h exits 0.
 func TestFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"-steps", "-1"}, {"-workers", "-1"}, {"-workers", "99"}, {"-batch", "-1"}, {"-entities", "-5"}, {"-zoom", "0"}, {"-zoom", "NaN"},
+		{"-steps", "-1"}, {"-workers", "-2"}, {"-workers", "257"}, {"-batch", "-1"}, {"-entities", "-5"}, {"-zoom", "0"}, {"-zoom", "NaN"},
 		{"-screenshot", "x.png"}, {"stray"}, {"-nosuchflag"},
 	} {
 		var out, errb bytes.Buffer

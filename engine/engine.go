@@ -2,7 +2,6 @@ package engine
 
 import (
 	"io"
-	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -12,12 +11,16 @@ import (
 	"github.com/weft-engine/weft/safety"
 )
 
-// DefaultWorkers asks for GOMAXPROCS-1 workers, at least one.
+// DefaultWorkers asks for GOMAXPROCS-1 workers, at least one and at most
+// MaxWorkers.
 const DefaultWorkers = jobs.DefaultWorkers
+
+// MaxWorkers is the most workers Config.Workers and SetWorkers accept.
+const MaxWorkers = jobs.MaxWorkers
 
 // Config configures an Engine; zero fields take the defaults.
 type Config struct {
-	Workers       int              // worker goroutines besides the owner; 0 is serial; DefaultWorkers is GOMAXPROCS-1
+	Workers       int              // worker goroutines besides the owner, at most MaxWorkers; 0 is serial; DefaultWorkers is GOMAXPROCS-1
 	Batch         int              // rows per chunk; 0 (the default): adaptive, chosen each step from measured job times
 	FixedStep     time.Duration    // simulated time per step (default 1/60 s)
 	MaxSteps      int              // fixed steps per Step call at most (default 4); the rest of the backlog is dropped
@@ -120,9 +123,11 @@ func New(w *ecs.World, cfg Config) (*Engine, error) {
 	if w == nil {
 		return nil, errorf(CodeBadConfig, "", nil, "New(nil, cfg): the world is nil; make one with ecs.NewWorld")
 	}
-	if cfg.Workers == DefaultWorkers {
-		cfg.Workers = max(1, runtime.GOMAXPROCS(0)-1)
+	workers, err := resolveWorkers("Config.Workers = %d", cfg.Workers)
+	if err != nil {
+		return nil, err
 	}
+	cfg.Workers = workers
 	def := func(v *int, d int) {
 		if *v == 0 {
 			*v = d
@@ -134,8 +139,8 @@ func New(w *ecs.World, cfg Config) (*Engine, error) {
 	if cfg.FixedStep == 0 {
 		cfg.FixedStep = time.Second / 60
 	}
-	if cfg.Workers < 0 || cfg.Batch < 0 || cfg.MaxSteps < 1 || cfg.Window < 1 || cfg.TraceCapacity < 1 || cfg.FixedStep < 0 {
-		return nil, errorf(CodeBadConfig, "", nil, "Config %+v: Workers must be >= 0 (or jobs.DefaultWorkers), Batch >= 0 (0: adaptive), MaxSteps, Window and TraceCapacity >= 1, FixedStep > 0", cfg)
+	if cfg.Batch < 0 || cfg.MaxSteps < 1 || cfg.Window < 1 || cfg.TraceCapacity < 1 || cfg.FixedStep < 0 {
+		return nil, errorf(CodeBadConfig, "", nil, "Config %+v: Batch must be >= 0 (0: adaptive), MaxSteps, Window and TraceCapacity >= 1, FixedStep > 0", cfg)
 	}
 	e := &Engine{world: w, cfg: cfg,
 		res:  resources{time: &Time{DT: cfg.FixedStep.Seconds()}, input: &Input{}, camera: &Camera{Zoom: 1}},
@@ -219,13 +224,33 @@ func (e *Engine) Snapshot() *Snapshot { return e.out.snaps.current() }
 // Timings are the step timings and their rolling window.
 func (e *Engine) Timings() *Timings { return &e.out.timings }
 
-// SetWorkers sets the worker count from the next step on (0: serial).
+// SetWorkers sets the worker count from the next step on (0: serial,
+// DefaultWorkers: GOMAXPROCS-1). A count it refuses changes nothing.
 func (e *Engine) SetWorkers(n int) error {
-	if n < 0 {
-		return errorf(CodeBadConfig, "", nil, "SetWorkers(%d): the worker count must be >= 0", n)
+	w, err := resolveWorkers("SetWorkers(%d)", n)
+	if err != nil {
+		return err
 	}
-	e.want.workers = n
+	e.want.workers = w
 	return nil
+}
+
+// ResolveWorkers is the worker count Config.Workers or SetWorkers n
+// gives: DefaultWorkers becomes GOMAXPROCS-1 (at least 1, at most
+// MaxWorkers), 0 to MaxWorkers stay; any other n is refused with
+// WEFT-G001. Programs check a worker count from their flags with it. Any
+// goroutine may call it.
+func ResolveWorkers(n int) (int, error) { return resolveWorkers("%d workers", n) }
+
+// resolveWorkers is jobs.ResolveWorkers, the one place that resolves and
+// bounds a worker count, with its refusal told in the engine's names;
+// call formats n. Any goroutine.
+func resolveWorkers(call string, n int) (int, error) {
+	w, err := jobs.ResolveWorkers(n)
+	if err != nil {
+		return 0, errorf(CodeBadConfig, "", nil, call+": give 0 (serial) up to engine.MaxWorkers (%d), or engine.DefaultWorkers (GOMAXPROCS-1)", n, MaxWorkers)
+	}
+	return w, nil
 }
 
 // SetBatch sets the rows per chunk from the next step on; 0 makes it

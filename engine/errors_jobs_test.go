@@ -126,14 +126,14 @@ func Example_j010() {
 	// jobs: WEFT-J010 "pf"[0]: ParallelFor(n=10, batch=0) needs n >= 0, batch >= 1, a Run func and no Pipe
 	fmt.Println(err)
 	_, err = jobs.New(jobs.Options{Workers: -5})
-	// jobs: WEFT-J010: Options {Workers:-5 MaxJobs:0 TraceCapacity:0}: Workers must be >= 0 or DefaultWorkers, MaxJobs and TraceCapacity >= 0
+	// jobs: WEFT-J010: Workers = -5: give 0 (the serial executor) up to MaxWorkers (256), or DefaultWorkers
 	fmt.Println(err)
 	_, err = p.Schedule(jobs.Job{Label: jobs.Label{Name: "pipe"}, Pipe: other.NewPipe("io")})
 	// jobs: WEFT-J010 "pipe"[0]: pipe "io" belongs to another pool; make it with this pool's NewPipe
 	fmt.Println(err)
 	// Output:
 	// jobs: WEFT-J010 "pf"[0]: ParallelFor(n=10, batch=0) needs n >= 0, batch >= 1, a Run func and no Pipe
-	// jobs: WEFT-J010: Options {Workers:-5 MaxJobs:0 TraceCapacity:0}: Workers must be >= 0 or DefaultWorkers, MaxJobs and TraceCapacity >= 0
+	// jobs: WEFT-J010: Workers = -5: give 0 (the serial executor) up to MaxWorkers (256), or DefaultWorkers
 	// jobs: WEFT-J010 "pipe"[0]: pipe "io" belongs to another pool; make it with this pool's NewPipe
 }
 

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -216,6 +217,34 @@ func TestParticipants(t *testing.T) {
 	require.NoError(t, e.SetWorkers(0))
 	require.NoError(t, e.Tick())
 	assert.Equal(t, 1, got)
+}
+
+// A worker count above engine.MaxWorkers is refused with WEFT-G001 in the
+// engine's names, by New and by SetWorkers, and changes nothing: the next
+// Tick runs on the pool it had. DefaultWorkers is resolved once, by jobs.
+func TestWorkersBounded(t *testing.T) {
+	_, err := engine.New(world(t, 2), engine.Config{Workers: engine.MaxWorkers + 1})
+	require.ErrorIs(t, err, engine.ErrBadConfig)
+	assert.Contains(t, err.Error(), "Config.Workers = 257")
+	e := newEngine(t, world(t, 2), engine.Config{Workers: 1})
+	got := 0
+	require.NoError(t, e.Add(engine.Update, &toy{name: "s", build: func(*engine.Builder) error { return nil },
+		sched: func(f *engine.Frame) error { got = f.Participants(); return nil }}))
+	require.NoError(t, e.Build())
+	for _, n := range []int{10000, engine.MaxWorkers + 1, -2} {
+		err := e.SetWorkers(n)
+		require.ErrorIs(t, err, engine.ErrBadConfig, "SetWorkers(%d)", n)
+		assert.Contains(t, err.Error(), "engine.MaxWorkers (256), or engine.DefaultWorkers")
+		assert.NotContains(t, err.Error(), "jobs.")
+		assert.Equal(t, 1, e.Workers(), "a refused count changes nothing")
+	}
+	require.NoError(t, e.Tick())
+	assert.Equal(t, 2, got)
+	require.NoError(t, e.SetWorkers(engine.DefaultWorkers))
+	want, err := engine.ResolveWorkers(engine.DefaultWorkers)
+	require.NoError(t, err)
+	assert.Equal(t, want, e.Workers(), "DefaultWorkers is resolved when set")
+	assert.Equal(t, min(engine.MaxWorkers, max(1, runtime.GOMAXPROCS(0)-1)), want)
 }
 
 // Changing the worker count keeps the window's earlier steps: the owner's

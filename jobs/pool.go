@@ -7,14 +7,35 @@ import (
 	"time"
 )
 
-// DefaultWorkers asks for GOMAXPROCS-1 workers, at least one.
+// DefaultWorkers asks for GOMAXPROCS-1 workers, at least one and at most
+// MaxWorkers.
 const DefaultWorkers = -1
+
+// MaxWorkers is the most workers a pool runs. Workers beyond the cores
+// only wait for one, and a completion that wakes waiters wakes them all:
+// thousands of them make every step crawl.
+const MaxWorkers = 256
+
+// ResolveWorkers is the worker count New starts for n: DefaultWorkers
+// becomes GOMAXPROCS-1, at least 1 and at most MaxWorkers; 0 (the serial
+// executor) to MaxWorkers stay as they are. Any other n is refused with
+// CodeBadArgument. Any goroutine may call it.
+func ResolveWorkers(n int) (int, error) {
+	if n == DefaultWorkers {
+		return min(MaxWorkers, max(1, runtime.GOMAXPROCS(0)-1)), nil
+	}
+	if n < 0 || n > MaxWorkers {
+		return 0, errorf(CodeBadArgument, Label{}, "Workers = %d: give 0 (the serial executor) up to MaxWorkers (%d), or DefaultWorkers", n, MaxWorkers)
+	}
+	return n, nil
+}
 
 // Options configure a Pool.
 type Options struct {
-	// Workers is the number of worker goroutines besides the owner.
-	// 0 is the serial executor: every job runs on the owner inside Wait, in a
-	// repeatable order. DefaultWorkers is GOMAXPROCS-1, at least 1.
+	// Workers is the number of worker goroutines besides the owner, at
+	// most MaxWorkers. 0 is the serial executor: every job runs on the
+	// owner inside Wait, in a repeatable order. DefaultWorkers is
+	// GOMAXPROCS-1 (see ResolveWorkers).
 	Workers int
 	// MaxJobs bounds the jobs scheduled between two Resets (default 1<<20).
 	// The owner reserves job slots 64 at a time, so jobs that workers and
@@ -72,12 +93,12 @@ var poolIDs atomic.Uint32
 
 // New starts a pool with its worker goroutines.
 func New(opts Options) (*Pool, error) {
-	w := opts.Workers
-	if w == DefaultWorkers {
-		w = max(1, runtime.GOMAXPROCS(0)-1)
+	w, err := ResolveWorkers(opts.Workers)
+	if err != nil {
+		return nil, err
 	}
-	if w < 0 || opts.MaxJobs < 0 || opts.TraceCapacity < 0 {
-		return nil, errorf(CodeBadArgument, Label{}, "Options %+v: Workers must be >= 0 or DefaultWorkers, MaxJobs and TraceCapacity >= 0", opts)
+	if opts.MaxJobs < 0 || opts.TraceCapacity < 0 {
+		return nil, errorf(CodeBadArgument, Label{}, "Options %+v: MaxJobs and TraceCapacity must be >= 0 (0: the default)", opts)
 	}
 	maxJobs := cmpOr(opts.MaxJobs, 1<<20)
 	p := &Pool{

@@ -58,9 +58,32 @@ func TestNewOptions(t *testing.T) {
 	assert.Equal(t, max(1, runtime.GOMAXPROCS(0)-1), p.Workers())
 	require.NoError(t, p.Close())
 
-	for _, o := range []Options{{Workers: -2}, {MaxJobs: -1}, {TraceCapacity: -1}} {
+	for _, o := range []Options{{Workers: -2}, {Workers: MaxWorkers + 1}, {Workers: 10000}, {MaxJobs: -1}, {TraceCapacity: -1}} {
 		_, err := New(o)
 		requireCode(t, err, CodeBadArgument)
+	}
+	p, err = New(Options{Workers: MaxWorkers})
+	require.NoError(t, err)
+	assert.Equal(t, MaxWorkers, p.Workers())
+	require.NoError(t, p.Close())
+}
+
+// ResolveWorkers is the one place a worker count is resolved and bounded:
+// New starts what it returns and refuses what it refuses.
+func TestResolveWorkers(t *testing.T) {
+	for _, n := range []int{0, 1, 7, MaxWorkers} {
+		w, err := ResolveWorkers(n)
+		require.NoError(t, err)
+		assert.Equal(t, n, w)
+	}
+	w, err := ResolveWorkers(DefaultWorkers)
+	require.NoError(t, err)
+	assert.Equal(t, min(MaxWorkers, max(1, runtime.GOMAXPROCS(0)-1)), w)
+	for _, n := range []int{-2, MaxWorkers + 1, 10000} {
+		_, err := ResolveWorkers(n)
+		e := requireCode(t, err, CodeBadArgument)
+		assert.Contains(t, e.Msg, fmt.Sprintf("Workers = %d", n))
+		assert.Contains(t, e.Msg, "MaxWorkers")
 	}
 }
 

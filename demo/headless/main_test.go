@@ -167,8 +167,8 @@ func TestBadFlags(t *testing.T) {
 		{"-steps", "-3"},
 		{"-steps", "x"},
 		{"-steps", "5", "-entities", "-1"},
-		{"-steps", "5", "-workers", "-1"},
-		{"-steps", "5", "-workers", "16"}, // as the window: at most 15
+		{"-steps", "5", "-workers", "-2"},
+		{"-steps", "5", "-workers", "257"}, // above engine.MaxWorkers
 		{"-steps", "5", "-batch", "-1"},
 		{"-steps", "5", "-nosuchflag"},
 		{"-steps", "5", "extra"},

@@ -32,7 +32,7 @@ var BatchSizes = [...]int{0, 64, 256, 1024, 4096}
 
 // The limits of the hotkeys.
 const (
-	MaxWorkers  = 15 // the largest pool the overlay predicts for (16), less the owner
+	MaxWorkers  = 15 // the most + reaches: the largest pool the overlay predicts for (16), less the owner
 	TraceFrames = 30 // steps a trace holds
 )
 
@@ -110,10 +110,10 @@ func (c *Controls) Press(k Keys) Actions {
 	return Actions{Step: k.Step && c.Paused, Trace: k.Trace, Burst: k.Burst, Fountain: k.Fountain, Quit: k.Quit}
 }
 
-// setWorkers clamps n to [0, MaxWorkers]; a parallel count is remembered
-// for Serial.
+// setWorkers clamps n to [0, MaxWorkers], or to the count the program
+// started with if that is more; a parallel count is remembered for Serial.
 func (c *Controls) setWorkers(n int) {
-	c.Workers = min(max(n, 0), MaxWorkers)
+	c.Workers = min(max(n, 0), max(MaxWorkers, c.Workers))
 	if c.Workers > 0 {
 		c.Parallel = c.Workers
 	}

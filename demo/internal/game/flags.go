@@ -4,15 +4,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"runtime"
+
+	"github.com/weft-engine/weft/engine"
 )
 
 // AddFlags registers the flags that the window and the headless command
 // share, -entities, -workers, -batch and -checks, on fs, into c. The
-// default worker count is GOMAXPROCS-1, at least 1 and at most MaxWorkers.
+// default worker count is engine.DefaultWorkers, which the engine resolves.
 func (c *Config) AddFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.Entities, "entities", DefaultEntities, "bodies kept alive (0: the default)")
-	fs.IntVar(&c.Workers, "workers", min(MaxWorkers, max(1, runtime.GOMAXPROCS(0)-1)), "worker goroutines besides the owner; 0 is serial")
+	fs.IntVar(&c.Workers, "workers", engine.DefaultWorkers, fmt.Sprintf("worker goroutines besides the owner, at most %d; 0 is serial, %d one per spare CPU", engine.MaxWorkers, engine.DefaultWorkers))
 	fs.IntVar(&c.Batch, "batch", DefaultBatch, "rows per chunk; 0 is adaptive (the engine picks it after each step)")
 	fs.BoolVar(&c.Checks, "checks", false, "run with the safety and ecs checks on")
 }
@@ -34,10 +35,8 @@ func (c *Config) ParseFlags(fs *flag.FlagSet, args []string, check func() string
 		bad = fmt.Sprintf("unexpected arguments %q", fs.Args())
 	case c.Entities < 0:
 		bad = "-entities must not be negative"
-	case c.Workers < 0:
-		bad = "-workers must not be negative"
-	case c.Workers > MaxWorkers:
-		bad = fmt.Sprintf("-workers must be at most %d, as + allows in the window: more workers than cores only wait", MaxWorkers)
+	case workersErr(c.Workers) != nil:
+		bad = "-workers: " + workersErr(c.Workers).Error()
 	case c.Batch < 0:
 		bad = "-batch must not be negative (0 is adaptive)"
 	case check != nil:
@@ -49,4 +48,10 @@ func (c *Config) ParseFlags(fs *flag.FlagSet, args []string, check func() string
 		return 2, false
 	}
 	return 0, true
+}
+
+// workersErr is engine.ResolveWorkers' refusal of n, if any.
+func workersErr(n int) error {
+	_, err := engine.ResolveWorkers(n)
+	return err
 }

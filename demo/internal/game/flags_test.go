@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/weft-engine/weft/engine"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,13 +23,13 @@ func TestParseFlags(t *testing.T) {
 	}{
 		{[]string{"-entities", "5", "-workers", "0", "-batch", "64", "-checks"}, 0, true, ""},
 		{[]string{"-entities", "-1"}, 2, false, "cmd: -entities must not be negative"},
-		{[]string{"-workers", "-1"}, 2, false, "cmd: -workers must not be negative"},
+		{[]string{"-workers", "-2"}, 2, false, "cmd: -workers: engine: WEFT-G001: -2 workers: give 0 (serial) up to engine.MaxWorkers (256)"},
 		{[]string{"-batch", "-1"}, 2, false, "cmd: -batch must not be negative (0 is adaptive)"},
 		{[]string{"extra"}, 2, false, `cmd: unexpected arguments ["extra"]`},
 		{[]string{"-own"}, 2, false, "cmd: -own is wrong"},
 		{[]string{"-nosuch"}, 2, false, "flag provided but not defined: -nosuch"},
 		{[]string{"-h"}, 0, false, ""},
-		{[]string{"-workers", "16"}, 2, false, "cmd: -workers must be at most 15"},
+		{[]string{"-workers", "257"}, 2, false, "cmd: -workers: engine: WEFT-G001: 257 workers"},
 	} {
 		var out bytes.Buffer
 		fs := flag.NewFlagSet("cmd", flag.ContinueOnError)
@@ -57,5 +59,5 @@ func TestParseFlags(t *testing.T) {
 	c.AddFlags(fs)
 	def, err := strconv.Atoi(fs.Lookup("workers").DefValue)
 	require.NoError(t, err)
-	assert.LessOrEqual(t, def, MaxWorkers, "the default stays within the limit")
+	assert.Equal(t, engine.DefaultWorkers, def, "the engine resolves the default")
 }

@@ -148,8 +148,11 @@ const Gravity = 60
 // landing to sparks), cull and the fountain (on) wired into an engine, the
 // camera on the world's centre.
 func New(cfg Config) (*Game, error) {
-	if cfg.Entities < 0 || cfg.Batch < 0 || cfg.Window < 0 || cfg.Workers < 0 && cfg.Workers != engine.DefaultWorkers {
-		return nil, fmt.Errorf("game: Config %+v: Entities, Batch and Window must be >= 0, Workers >= 0 or engine.DefaultWorkers", cfg)
+	if _, err := engine.ResolveWorkers(cfg.Workers); err != nil {
+		return nil, fmt.Errorf("game: Config.Workers: %w", err)
+	}
+	if cfg.Entities < 0 || cfg.Batch < 0 || cfg.Window < 0 {
+		return nil, fmt.Errorf("game: Config %+v: Entities, Batch and Window must be >= 0", cfg)
 	}
 	if cfg.Entities == 0 {
 		cfg.Entities = DefaultEntities
