@@ -37,27 +37,54 @@ func BenchmarkW2ParallelFor(b *testing.B) {
 
 // BenchmarkW3WideDAG: a root job, w3Width middle jobs of about 2 µs that
 // depend on it, and a join depending on all of them. One op is one graph.
+// A scheduler runs it in each dagForm.
 func BenchmarkW3WideDAG(b *testing.B) {
 	var d dag
-	forImpls(b, false, 1, ops(func(s system) error { return s.wideDAG(&d) }))
+	for _, im := range impls {
+		b.Run(im.name, func(b *testing.B) {
+			forms(b, im, dagForms, func(b *testing.B, f dagForm) {
+				measure(b, im, false, 1, ops(func(s system) error { return s.wideDAG(&d, f) }))
+			})
+		})
+	}
 }
 
 // BenchmarkW4Fib: fib(w4N) by fork-join, each call with n >= fibCutoff
-// forking two child jobs and waiting for both. One op is one fib(w4N).
+// forking (a scheduler: in each forkForm) and joining its children. One op
+// is one fib(w4N).
 func BenchmarkW4Fib(b *testing.B) {
-	forImpls(b, true, 1, func(s system, n int) error {
-		var got int64
-		for range n {
-			var err error
-			if got, err = s.fib(w4N); err != nil {
-				return err
-			}
-		}
-		if got != w4Want {
-			return fmt.Errorf("fib(%d) = %d, want %d", w4N, got, w4Want)
-		}
-		return nil
-	})
+	for _, im := range impls {
+		b.Run(im.name, func(b *testing.B) {
+			forms(b, im, forkForms, func(b *testing.B, f forkForm) {
+				measure(b, im, true, 1, func(s system, n int) error {
+					var got int64
+					for range n {
+						var err error
+						if got, err = s.fib(w4N, f); err != nil {
+							return err
+						}
+					}
+					if got != w4Want {
+						return fmt.Errorf("fib(%d) = %d, want %d", w4N, got, w4Want)
+					}
+					return nil
+				})
+			})
+		})
+	}
+}
+
+// forms runs do for each form of a scheduler, as a sub-benchmark of b named
+// by the form, and for a baseline (serial, pinned) once, in b itself with
+// the first form, which it ignores.
+func forms[F fmt.Stringer](b *testing.B, im impl, fs []F, do func(*testing.B, F)) {
+	if !im.scheduler {
+		do(b, fs[0])
+		return
+	}
+	for _, f := range fs {
+		b.Run(f.String(), func(b *testing.B) { do(b, f) })
+	}
 }
 
 // A run performs n ops of a workload on s.
@@ -86,8 +113,8 @@ func forImpls(b *testing.B, nested bool, warm int, r run) {
 // measure opens a system of im (nested as for impl.open), warms it up with
 // warm untimed ops, so that pools have started their goroutines and weft its
 // arena, then times b.N ops with allocations reported. The system is closed
-// outside the timed region. A workload the system does not run (errNoSplit)
-// is skipped.
+// outside the timed region. A workload or form the system does not run
+// (errNoForm) is skipped.
 func measure(b *testing.B, im impl, nested bool, warm int, r run) {
 	s, err := im.open(nested)
 	if err != nil {
@@ -98,7 +125,7 @@ func measure(b *testing.B, im impl, nested bool, warm int, r run) {
 			b.Error(err)
 		}
 	}()
-	if err := r(s, warm); errors.Is(err, errNoSplit) {
+	if err := r(s, warm); errors.Is(err, errNoForm) {
 		b.Skip(err)
 	} else if err != nil {
 		b.Fatal(err)

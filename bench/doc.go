@@ -1,22 +1,32 @@
 // Package bench compares the weft job pool (github.com/weft-engine/weft/jobs)
 // with a plain serial loop and with the usual ways of running tasks in Go:
 // a goroutine per job, a fixed pool fed through a channel, errgroup with a
-// limit, and an ants pool; and with split, no scheduler at all: W2's pass
-// and W3's middle jobs divided into one equal part per goroutine, whose
-// goroutines spin between ops. split is not a peer but the machine's
-// ceiling in the same run: what two goroutines that only divide the work
-// get (it skips W1 and W4, which have no static division).
+// limit, and an ants pool; and with pinned, no scheduler at all: W2's pass
+// and W3's middle jobs divided into one equal part per thread, each thread
+// locked to a CPU of its own (internal/pin: runtime.LockOSThread and
+// sched_setaffinity) and spinning there between ops. pinned is not a peer
+// but the machine's ceiling in the same run: what its cores give work that
+// is only divided (it skips W1 and W4, which have no static division).
 //
 // It is a separate module so that the peer libraries (golang.org/x/sync,
 // github.com/panjf2000/ants/v2) never enter weft's own go.mod.
 //
 // Workloads, one benchmark each; sub-benchmarks are named <Workload>/<impl>
-// with impl one of weft, serial, split, goroutines, chanpool, errgroup, ants:
+// with impl one of weft, serial, pinned, goroutines, chanpool, errgroup,
+// ants, then the variant:
 //
 //	W1 BenchmarkW1EmptyJobs             one op = one empty job (ns/op is ns per job)
 //	W2 BenchmarkW2ParallelFor/*/chunk=c  one op = one pass over 4,000,000 float32
-//	W3 BenchmarkW3WideDAG               one op = root, 1,000 jobs of about 2 µs, join
-//	W4 BenchmarkW4Fib                   one op = fork-join fib(30), serial below n=16
+//	W3 BenchmarkW3WideDAG/*/form=f       one op = root, 1,000 jobs of about 2 µs, join
+//	W4 BenchmarkW4Fib/*/fork=f           one op = fork-join fib(30), serial below n=16
+//
+// A scheduler runs W3 in two forms: form=1000jobs, a job per middle job,
+// and form=1range, the middle jobs as one range (weft's ParallelFor; the
+// Go executors have none, so they skip it). W4 forks in two forms:
+// fork=2 schedules both children and waits for both, fork=1+inline
+// schedules one, where others may steal it, and computes the other itself
+// (weft's Ctx.Fork). serial and pinned have one form, named by the impl
+// alone, and benchtable takes every form's ratio against it.
 //
 // Run, for example:
 //

@@ -8,7 +8,8 @@ import (
 
 // TestResults checks that every implementation computes what serial does:
 // the W2 array (with a short last chunk), the W3 sum (which is wrong if a job
-// runs before its dependencies) and the W4 result, on small sizes.
+// runs before its dependencies) and the W4 result, in every form an
+// implementation has, on small sizes.
 func TestResults(t *testing.T) {
 	const (
 		n2     = 10_000 // not a multiple of the chunk
@@ -18,7 +19,7 @@ func TestResults(t *testing.T) {
 	)
 	want2 := newVector(n2)
 	var want3 dag
-	if err := (serial{}).wideDAG(&want3); err != nil {
+	if err := (serial{}).wideDAG(&want3, dagJobs); err != nil {
 		t.Fatal(err)
 	}
 	for range passes {
@@ -34,14 +35,16 @@ func TestResults(t *testing.T) {
 					t.Fatal(err)
 				}
 				if nested {
-					got, err := s.fib(fibN)
-					switch {
-					case errors.Is(err, errNoSplit): // split runs W2 and W3 only
-					case err != nil || got != want4:
-						t.Errorf("W4 fib(%d) = %d, %v; want %d", fibN, got, err, want4)
+					for _, f := range forkForms {
+						got, err := s.fib(fibN, f)
+						switch {
+						case errors.Is(err, errNoForm): // pinned runs W2 and W3 only
+						case err != nil || got != want4:
+							t.Errorf("W4 %v fib(%d) = %d, %v; want %d", f, fibN, got, err, want4)
+						}
 					}
 				} else {
-					if err := s.emptyJobs(w1Batch); err != nil && !errors.Is(err, errNoSplit) {
+					if err := s.emptyJobs(w1Batch); err != nil && !errors.Is(err, errNoForm) {
 						t.Errorf("W1: %v", err)
 					}
 					v := newVector(n2)
@@ -53,9 +56,12 @@ func TestResults(t *testing.T) {
 					if !slices.Equal(v.x, want2.x) {
 						t.Errorf("W2: array differs from serial")
 					}
-					var d dag
-					if err := s.wideDAG(&d); err != nil || d.sum != want3.sum {
-						t.Errorf("W3 sum = %d, %v; want %d", d.sum, err, want3.sum)
+					for _, f := range dagForms {
+						var d dag
+						err := s.wideDAG(&d, f)
+						if !errors.Is(err, errNoForm) && (err != nil || d.sum != want3.sum) {
+							t.Errorf("W3 %v sum = %d, %v; want %d", f, d.sum, err, want3.sum)
+						}
 					}
 				}
 				if err := s.close(); err != nil {

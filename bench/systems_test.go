@@ -2,9 +2,11 @@ package bench
 
 import (
 	"errors"
-	"runtime"
+	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/weft-engine/weft/bench/internal/pin"
 )
 
 // A system is one implementation under comparison, started and ready. Each
@@ -15,32 +17,71 @@ type system interface {
 	emptyJobs(n int) error
 	// parallelFor applies scale to v.x in jobs of chunk items and waits.
 	parallelFor(v *vector, chunk int) error
-	// wideDAG runs the graph root -> w3Width middle jobs -> join on d.
-	wideDAG(d *dag) error
-	// fib computes fib(n) by fork-join down to fibCutoff.
-	fib(n int) (int64, error)
+	// wideDAG runs the graph root -> w3Width middle jobs -> join on d,
+	// the middle jobs in form f.
+	wideDAG(d *dag, f dagForm) error
+	// fib computes fib(n) by fork-join down to fibCutoff, forking in form f.
+	fib(n int, f forkForm) (int64, error)
 	// close stops the system's goroutines.
 	close() error
 }
 
 // An impl names an implementation and starts it. nested tells it that the
 // system will run W4, whose jobs wait for jobs they fork; only ants is set up
-// differently for that (see newAnts).
+// differently for that (see newAnts). A scheduler runs W3 and W4 in each
+// of their forms, a sub-benchmark each; the baselines (serial, pinned)
+// have one form.
 type impl struct {
-	name string
-	open func(nested bool) (system, error)
+	name      string
+	open      func(nested bool) (system, error)
+	scheduler bool
 }
 
 // impls lists the implementations in report order.
 var impls = []impl{
-	{"weft", openWeft},
-	{"serial", func(bool) (system, error) { return serial{}, nil }},
-	{"split", openSplit},
-	{"goroutines", peer(newGoroutines)},
-	{"chanpool", peer(newChanPool)},
-	{"errgroup", peer(newErrGroup)},
-	{"ants", peer(newAnts)},
+	{"weft", openWeft, true},
+	{"serial", func(bool) (system, error) { return serial{}, nil }, false},
+	{"pinned", openPinned, false},
+	{"goroutines", peer(newGoroutines), true},
+	{"chanpool", peer(newChanPool), true},
+	{"errgroup", peer(newErrGroup), true},
+	{"ants", peer(newAnts), true},
 }
+
+// A dagForm is how W3's middle jobs are scheduled; its String is the
+// sub-benchmark's name.
+type dagForm int
+
+const (
+	// dagJobs: w3Width jobs, each after the root, the join after all.
+	dagJobs dagForm = iota
+	// dagRange: one range of w3Width items after the root (weft's
+	// ParallelFor, enkiTS's one task set), split as the scheduler sees fit.
+	dagRange
+)
+
+var dagForms = []dagForm{dagJobs, dagRange}
+
+func (f dagForm) String() string { return [...]string{"form=1000jobs", "form=1range"}[f] }
+
+// A forkForm is how W4 forks; its String is the sub-benchmark's name.
+type forkForm int
+
+const (
+	// fork2: both children scheduled, then both waited for.
+	fork2 forkForm = iota
+	// fork1Inline: one child scheduled where others may steal it, the
+	// other run inline by the forking job, then the first waited for.
+	fork1Inline
+)
+
+var forkForms = []forkForm{fork2, fork1Inline}
+
+func (f forkForm) String() string { return [...]string{"fork=2", "fork=1+inline"}[f] }
+
+// errNoForm is the answer of an implementation that cannot express a form
+// of a workload (or, for pinned, the workload): measure skips it.
+var errNoForm = errors.New("this implementation has no such form of the workload")
 
 // serial is the baseline: every workload as a plain loop (or plain
 // recursion) on the caller.
@@ -58,7 +99,7 @@ func (serial) parallelFor(v *vector, _ int) error {
 	return nil
 }
 
-func (serial) wideDAG(d *dag) error {
+func (serial) wideDAG(d *dag, _ dagForm) error {
 	d.root()
 	for i := range d.slots {
 		d.mid(i)
@@ -67,24 +108,27 @@ func (serial) wideDAG(d *dag) error {
 	return nil
 }
 
-func (serial) fib(n int) (int64, error) { return fibSerial(n), nil }
+func (serial) fib(n int, _ forkForm) (int64, error) { return fibSerial(n), nil }
 
 func (serial) close() error { return nil }
 
-// errNoSplit is split's answer to the workloads it does not run; measure
+// errNoStatic is pinned's answer to the workloads it does not run; measure
 // skips them.
-var errNoSplit = errors.New("split runs only W2 and W3: W1's jobs and W4's forks have no static division")
+var errNoStatic = fmt.Errorf("pinned runs only W2 and W3, whose work divides statically: %w", errNoForm)
 
-// split is no scheduler at all: W2's pass and W3's middle jobs divided
-// into one contiguous part per GOMAXPROCS goroutine, the caller taking the
-// first. Its parts are equal, its goroutines spin between ops (so none has
-// to be woken), and it never balances, steals or tracks a dependency: it
-// shows in the same run what the machine gives goroutines that just
-// divide the work, the most a scheduler could hope for.
-type split struct {
+// pinned is no scheduler at all but the machine's ceiling in the same run:
+// W2's pass and W3's middle jobs divided into one contiguous part per
+// GOMAXPROCS thread, the caller taking the first, every thread locked to
+// its own CPU (internal/pin: runtime.LockOSThread and sched_setaffinity,
+// as cmd/corecheck does). Its parts are equal, its helpers spin on their
+// own cores between ops (so none is woken, queued by the Go scheduler or
+// moved to another core), and it never balances, steals or tracks a
+// dependency: what the cores give, the most a scheduler could hope for.
+type pinned struct {
 	part func(lo, hi int) // the op's work; written by the caller before epoch
 	n    int              // the op's size; likewise
 	p    int              // parts per op: workers() when opened
+	undo func()           // unpins the caller (close)
 
 	epoch atomic.Uint64 // ops started; a change starts the helpers' parts
 	done  atomic.Uint64 // parts finished by helpers, over all ops
@@ -92,20 +136,41 @@ type split struct {
 	wg    sync.WaitGroup
 }
 
-func openSplit(bool) (system, error) {
-	s := &split{p: workers()}
+// openPinned pins the caller, the goroutine that will run the ops and
+// close, to CPU 0 and starts a helper pinned to each other CPU.
+func openPinned(bool) (system, error) {
+	s := &pinned{p: workers()}
+	undo, err := pin.CPU(0)
+	s.undo = undo
+	if err != nil {
+		undo()
+		return nil, err
+	}
+	ready := make(chan error, s.p)
 	for i := 1; i < s.p; i++ {
-		s.wg.Go(func() { s.help(i) })
+		s.wg.Go(func() { s.help(i, ready) })
+	}
+	for i := 1; i < s.p; i++ {
+		if e := <-ready; e != nil && err == nil {
+			err = e
+		}
+	}
+	if err != nil {
+		s.close()
+		return nil, err
 	}
 	return s, nil
 }
 
-// help runs part i of every op until close. Executed by helper i only; the
-// epoch's load orders its reads of part and n after the caller's writes.
-func (s *split) help(i int) {
+// help pins helper i to CPU i, then runs part i of every op until close.
+// Executed by helper i only; the epoch's load orders its reads of part and
+// n after the caller's writes.
+func (s *pinned) help(i int, ready chan<- error) {
+	undo, err := pin.CPU(i)
+	defer undo()
+	ready <- err
 	for seen := uint64(0); ; {
-		for s.epoch.Load() == seen {
-			runtime.Gosched() // spins where a P is free, yields where none is
+		for s.epoch.Load() == seen { // on a core of its own: nothing to yield to
 		}
 		seen++
 		if s.quit.Load() {
@@ -118,23 +183,22 @@ func (s *split) help(i int) {
 
 // divide runs part over [0, n) in s.p contiguous parts at once and returns
 // when all are done. Executed only by the goroutine that opened s.
-func (s *split) divide(n int, part func(lo, hi int)) {
+func (s *pinned) divide(n int, part func(lo, hi int)) {
 	s.part, s.n = part, n
 	e := s.epoch.Add(1)
 	part(0, n/s.p)
 	for s.done.Load() < e*uint64(s.p-1) {
-		runtime.Gosched()
 	}
 }
 
-func (*split) emptyJobs(int) error { return errNoSplit }
+func (*pinned) emptyJobs(int) error { return errNoStatic }
 
-func (s *split) parallelFor(v *vector, _ int) error {
+func (s *pinned) parallelFor(v *vector, _ int) error {
 	s.divide(len(v.x), func(lo, hi int) { scale(v.x[lo:hi]) })
 	return nil
 }
 
-func (s *split) wideDAG(d *dag) error {
+func (s *pinned) wideDAG(d *dag, _ dagForm) error {
 	d.root()
 	s.divide(len(d.slots), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -145,12 +209,15 @@ func (s *split) wideDAG(d *dag) error {
 	return nil
 }
 
-func (*split) fib(int) (int64, error) { return 0, errNoSplit }
+func (*pinned) fib(int, forkForm) (int64, error) { return 0, errNoStatic }
 
-func (s *split) close() error {
+// close stops the helpers and unpins the caller. Executed only by the
+// goroutine that opened s.
+func (s *pinned) close() error {
 	s.quit.Store(true)
 	s.epoch.Add(1)
 	s.wg.Wait()
+	s.undo()
 	return nil
 }
 
@@ -188,8 +255,12 @@ func (s peerSystem) parallelFor(v *vector, chunk int) error {
 }
 
 // wideDAG turns each dependency edge into a barrier: the root runs on the
-// executor and is waited for, then the middle jobs, then the join.
-func (s peerSystem) wideDAG(d *dag) error {
+// executor and is waited for, then the middle jobs, then the join. The
+// executors have no range form.
+func (s peerSystem) wideDAG(d *dag, f dagForm) error {
+	if f != dagJobs {
+		return errNoForm
+	}
 	s.r.Go(d.root)
 	s.r.Wait()
 	for i := range d.slots {
@@ -201,30 +272,36 @@ func (s peerSystem) wideDAG(d *dag) error {
 	return nil
 }
 
-func (s peerSystem) fib(n int) (int64, error) {
-	f := fibFork(s.r, n)
+func (s peerSystem) fib(n int, f forkForm) (int64, error) {
+	x := fibFork(s.r, n, f)
 	s.r.Wait() // every fork has been joined; this just ends the batch
-	return f, nil
+	return x, nil
 }
 
-// fibFork forks both children through r.TryGo and joins them with a
-// WaitGroup. A bounded executor whose every slot is blocked in wg.Wait could
-// never run the children it queued, so a child that finds no free slot runs
-// inline on the forking goroutine instead (see the runners' TryGo).
-func fibFork(r runner, n int) int64 {
+// fibFork forks through r.TryGo and joins with a WaitGroup: both children
+// (fork2), or the left one while the right runs inline (fork1Inline). A
+// bounded executor whose every slot is blocked in wg.Wait could never run
+// the children it queued, so a child that finds no free slot runs inline
+// on the forking goroutine instead (see the runners' TryGo).
+func fibFork(r runner, n int, f forkForm) int64 {
 	if n < fibCutoff {
 		return fibSerial(n)
 	}
 	var a, b int64
 	var wg sync.WaitGroup
-	wg.Add(2)
-	left := func() { a = fibFork(r, n-1); wg.Done() }
-	right := func() { b = fibFork(r, n-2); wg.Done() }
+	wg.Add(1)
+	left := func() { a = fibFork(r, n-1, f); wg.Done() }
 	if !r.TryGo(left) {
 		left()
 	}
-	if !r.TryGo(right) {
-		right()
+	if f == fork1Inline {
+		b = fibFork(r, n-2, f)
+	} else {
+		wg.Add(1)
+		right := func() { b = fibFork(r, n-2, f); wg.Done() }
+		if !r.TryGo(right) {
+			right()
+		}
 	}
 	wg.Wait()
 	return a + b

@@ -13,10 +13,10 @@ import (
 // pointer-shaped Data, so steady-state ops allocate nothing. Each op ends
 // with a Wait and a Reset.
 type weft struct {
-	p    *jobs.Pool
-	hs   []jobs.Handle // W1 batch and W3 middle-job handles
-	fibs []int64       // W4 result slots, indexed as a binary tree (root 1)
-	fibF jobs.Func     // W4 job body, w.fibJob
+	p            *jobs.Pool
+	hs           []jobs.Handle // W1 batch and W3 middle-job handles
+	fibs         []int64       // W4 result slots, indexed as a binary tree (root 1)
+	fib2F, fib1F jobs.Func     // W4 job bodies, w.fib2Job and w.fib1Job
 
 	stats0, stats1 []jobs.WorkerStats // the pool's counters at begin and report
 }
@@ -35,7 +35,7 @@ func openWeft(bool) (system, error) {
 		hs:   make([]jobs.Handle, max(w1Batch, w3Width)),
 		fibs: make([]int64, 1<<weftFibDepth),
 	}
-	w.fibF = w.fibJob
+	w.fib2F, w.fib1F = w.fib2Job, w.fib1Job
 	return w, nil
 }
 
@@ -75,20 +75,36 @@ func (w *weft) parallelFor(v *vector, chunk int) error {
 	return w.frame(h)
 }
 
-// The W3 job bodies; Data is the *dag, Lo the middle job's index.
+// The W3 job bodies; Data is the *dag, Lo the middle job's index (for
+// the range form, Lo and Hi the chunk's items).
 func weftRoot(c *jobs.Ctx) { c.Data().(*dag).root() }
 func weftMid(c *jobs.Ctx)  { lo, _ := c.Range(); c.Data().(*dag).mid(lo) }
 func weftJoin(c *jobs.Ctx) { c.Data().(*dag).join() }
 
-func (w *weft) wideDAG(d *dag) error {
+func weftMids(c *jobs.Ctx) {
+	lo, hi := c.Range()
+	d := c.Data().(*dag)
+	for i := lo; i < hi; i++ {
+		d.mid(i)
+	}
+}
+
+func (w *weft) wideDAG(d *dag, f dagForm) error {
 	root, err := w.p.Schedule(jobs.Job{Run: weftRoot, Data: d})
 	if err != nil {
 		return err
 	}
 	mids := w.hs[:w3Width]
-	for i := range mids {
-		if mids[i], err = w.p.Schedule(jobs.Job{Run: weftMid, Data: d, Lo: i}, root); err != nil {
+	if f == dagRange { // one ParallelFor of one item per chunk; it splits as it runs
+		if mids[0], err = w.p.ParallelFor(jobs.Job{Run: weftMids, Data: d}, w3Width, 1, root); err != nil {
 			return err
+		}
+		mids = mids[:1]
+	} else {
+		for i := range mids {
+			if mids[i], err = w.p.Schedule(jobs.Job{Run: weftMid, Data: d, Lo: i}, root); err != nil {
+				return err
+			}
 		}
 	}
 	join, err := w.p.Schedule(jobs.Job{Run: weftJoin, Data: d}, mids...)
@@ -98,11 +114,15 @@ func (w *weft) wideDAG(d *dag) error {
 	return w.frame(join)
 }
 
-func (w *weft) fib(n int) (int64, error) {
+func (w *weft) fib(n int, f forkForm) (int64, error) {
 	if n-fibCutoff+2 > weftFibDepth { // the deepest children have index < 2^(n-fibCutoff+2)
 		return 0, fmt.Errorf("weft fib(%d): more than 2^%d result slots needed", n, weftFibDepth)
 	}
-	h, err := w.p.Schedule(w.fibTask(n, 1))
+	fn := w.fib2F
+	if f == fork1Inline {
+		fn = w.fib1F
+	}
+	h, err := w.p.Schedule(jobs.Job{Run: fn, Lo: n, Hi: 1, Data: &w.fibs[1]})
 	if err != nil {
 		return 0, err
 	}
@@ -112,27 +132,23 @@ func (w *weft) fib(n int) (int64, error) {
 	return w.fibs[1], nil
 }
 
-// fibTask is the job computing fib(n) into tree slot k: Lo is n, Hi is k and
-// Data points at the slot.
-func (w *weft) fibTask(n, k int) jobs.Job {
-	return jobs.Job{Run: w.fibF, Lo: n, Hi: k, Data: &w.fibs[k]}
-}
+// The W4 job computing fib(n) into tree slot k has Lo n, Hi k and Data
+// pointing at the slot. Errors in its body are bugs, hence the panics.
 
-// fibJob is the W4 job body: below the cutoff it recurses serially,
-// otherwise it schedules the children 2k and 2k+1 and waits for both, helping
-// the pool meanwhile. Errors here are bugs, hence the panics.
-func (w *weft) fibJob(c *jobs.Ctx) {
+// fib2Job forks both children, 2k and 2k+1, as jobs and waits for both,
+// helping the pool meanwhile.
+func (w *weft) fib2Job(c *jobs.Ctx) {
 	n, k := c.Range()
 	out := c.Data().(*int64)
 	if n < fibCutoff {
 		*out = fibSerial(n)
 		return
 	}
-	left, err := c.Schedule(w.fibTask(n-1, 2*k))
+	left, err := c.Schedule(jobs.Job{Run: w.fib2F, Lo: n - 1, Hi: 2 * k, Data: &w.fibs[2*k]})
 	if err != nil {
 		panic(err)
 	}
-	right, err := c.Schedule(w.fibTask(n-2, 2*k+1))
+	right, err := c.Schedule(jobs.Job{Run: w.fib2F, Lo: n - 2, Hi: 2*k + 1, Data: &w.fibs[2*k+1]})
 	if err != nil {
 		panic(err)
 	}
@@ -143,6 +159,26 @@ func (w *weft) fibJob(c *jobs.Ctx) {
 		panic(err)
 	}
 	*out = w.fibs[2*k] + w.fibs[2*k+1]
+}
+
+// fib1Job forks with Ctx.Fork: the left child a job (slot 2k) that others
+// may steal, the right one computed here (fibHere).
+func (w *weft) fib1Job(c *jobs.Ctx) {
+	n, k := c.Range()
+	*c.Data().(*int64) = w.fibHere(c, n, k)
+}
+
+// fibHere is fib(n) for tree slot k on c's goroutine, forking as fib1Job.
+func (w *weft) fibHere(c *jobs.Ctx, n, k int) int64 {
+	if n < fibCutoff {
+		return fibSerial(n)
+	}
+	var right int64
+	left := jobs.Job{Run: w.fib1F, Lo: n - 1, Hi: 2 * k, Data: &w.fibs[2*k]}
+	if err := c.Fork(left, func(c *jobs.Ctx) { right = w.fibHere(c, n-2, 2*k+1) }); err != nil {
+		panic(err)
+	}
+	return w.fibs[2*k] + right
 }
 
 func (w *weft) close() error { return w.p.Close() }

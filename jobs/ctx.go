@@ -46,6 +46,27 @@ func (c *Ctx) Wait(h Handle) error {
 	return c.p.result(r)
 }
 
+// Fork is a fork-join's usual shape, two children of which one moves:
+// it schedules other where idle participants can take it (this
+// participant's deque, as Schedule does), runs here at once on this
+// goroutine, then helps until other has finished (as Wait does) and
+// returns other's error. Only other is a job; here costs a function call,
+// and a job that forks this way down a recursion leaves one stealable job
+// per level instead of two. To fork n ways, nest Forks in here, or
+// Schedule n-1 jobs and run the last inline. If other cannot be scheduled
+// (a full arena), Fork returns that error and runs neither. If here
+// panics, the panic ends this job (Failed) without waiting for other,
+// which Reset still waits for. Executed only by the job's goroutine, as
+// every Ctx method; here gets this same Ctx.
+func (c *Ctx) Fork(other Job, here func(*Ctx)) error {
+	h, err := c.Schedule(other)
+	if err != nil {
+		return err
+	}
+	here(c)
+	return c.Wait(h)
+}
+
 // Handle is the running job's own handle. For a ParallelFor chunk it is the
 // range job running the chunk, not the ParallelFor's join.
 func (c *Ctx) Handle() Handle {

@@ -18,7 +18,9 @@
 //     when work keeps coming back soon after, as between steps run back
 //     to back); park. A job body runs on one of them, or on the owner, and
 //     sees the pool through its *Ctx: Ctx.Schedule pushes to that
-//     participant's deque, Ctx.Wait helps until the job is done (fork-join).
+//     participant's deque, Ctx.Wait helps until the job is done, and
+//     Ctx.Fork is fork-join's usual shape: one child scheduled where
+//     others may steal it, the other run inline, then the wait.
 //   - Solo frames: when the owner's frames are shorter with its own jobs
 //     run by itself alone (a worker descheduled by another process, or jobs
 //     too small to move), workers leave the owner's jobs alone until a

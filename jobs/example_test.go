@@ -49,7 +49,8 @@ func ExamplePool_Wait() {
 }
 
 // Fork-join: a job schedules children on its own deque and waits for them,
-// running other jobs meanwhile instead of blocking its worker.
+// running other jobs meanwhile instead of blocking its worker. (For two
+// children, Ctx.Fork runs one inline instead: see its example.)
 func ExampleCtx_Wait() {
 	pool, _ := jobs.New(jobs.Options{Workers: 2})
 	defer pool.Close()
@@ -63,6 +64,37 @@ func ExampleCtx_Wait() {
 	_ = pool.Wait(parent)
 	fmt.Println(left + right)
 	// Output: 42
+}
+
+// Fork is the usual fork-join: one child a job that an idle worker may
+// take, the other computed inline, here down a recursion.
+func ExampleCtx_Fork() {
+	pool, _ := jobs.New(jobs.Options{Workers: 2})
+	defer pool.Close()
+	var fib func(c *jobs.Ctx, n int) int
+	fib = func(c *jobs.Ctx, n int) int {
+		if n < 10 {
+			return fibLoop(n)
+		}
+		var a, b int
+		if err := c.Fork(jobs.Job{Run: func(c *jobs.Ctx) { a = fib(c, n-1) }}, func(c *jobs.Ctx) { b = fib(c, n-2) }); err != nil {
+			panic(err)
+		}
+		return a + b
+	}
+	var got int
+	root, _ := pool.Schedule(jobs.Job{Run: func(c *jobs.Ctx) { got = fib(c, 25) }})
+	_ = pool.Wait(root)
+	fmt.Println(got)
+	// Output: 75025
+}
+
+func fibLoop(n int) int {
+	a, b := 0, 1
+	for range n {
+		a, b = b, a+b
+	}
+	return a
 }
 
 // A pipe keeps jobs that share a non-thread-safe resource from overlapping.

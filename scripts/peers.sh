@@ -6,10 +6,13 @@
 # output goes to bench/peers.txt (OUT=... to change).
 #
 # The C++ side is bench/cpp/peers.cpp, the same workload definitions as
-# bench/workloads_test.go, built with g++ -O2 (scalar loops, like Go's)
-# against the peers' sources, which are never committed here; its rows are
-# named enkiTS.cpp and taskflow.cpp, and their ratios are taken against
-# serial.cpp, the same kernels in plain C++ loops, not against Go's serial.
+# bench/workloads_test.go, built with g++ -O2 -fno-tree-vectorize (scalar
+# loops, like Go's; its kernels are noinline, so that no serial loop runs
+# several jobs' work at once in vector registers; the script refuses a
+# build whose kernels hold packed SIMD instructions) against the peers'
+# sources, which are never committed here; its rows are named enkiTS.cpp
+# and taskflow.cpp, and their ratios are taken against serial.cpp, the same
+# kernels in plain C++ loops, not against Go's serial.
 # The sources are taken, in this order, from:
 #   PEERS_SRC=dir     a directory holding enkiTS/ and taskflow/ source trees
 #   PEERS_MIRROR=dir  git directories dir/dougbinks+enkiTS/repo and
@@ -58,9 +61,23 @@ command -v g++ >/dev/null || { echo "peers.sh: skipped: g++ is not installed (ma
 enki=$(source_of enkiTS dougbinks/enkiTS "$enki_rev") || exit 0
 tf=$(source_of taskflow taskflow/taskflow "$tf_rev") || exit 0
 echo "building the C++ peers (enkiTS $enki_rev, Taskflow $tf_rev) ..." >&2
-g++ -std=c++20 -O2 -pthread -DPEER_SERIAL "$root/bench/cpp/peers.cpp" -o "$tmp/serial"
-g++ -std=c++20 -O2 -pthread -DPEER_ENKITS -I"$enki/src" "$root/bench/cpp/peers.cpp" "$enki/src/TaskScheduler.cpp" -o "$tmp/enkits"
-g++ -std=c++20 -O2 -pthread -DPEER_TASKFLOW -I"$tf" "$root/bench/cpp/peers.cpp" -o "$tmp/taskflow"
+cxx=(g++ -std=c++20 -O2 -fno-tree-vectorize -pthread)
+"${cxx[@]}" -DPEER_SERIAL "$root/bench/cpp/peers.cpp" -o "$tmp/serial"
+"${cxx[@]}" -DPEER_ENKITS -I"$enki/src" "$root/bench/cpp/peers.cpp" "$enki/src/TaskScheduler.cpp" -o "$tmp/enkits"
+"${cxx[@]}" -DPEER_TASKFLOW -I"$tf" "$root/bench/cpp/peers.cpp" -o "$tmp/taskflow"
+# The kernels (scale, spin, fibSerial) must be functions of their own
+# (not inlined into a loop) of scalar code, one job's work at a time:
+# packed SIMD would make serial.cpp's loops do less than the work (see
+# bench/cpp/peers.cpp).
+if command -v objdump >/dev/null; then
+	for b in serial enkits taskflow; do
+		asm=$(objdump -d --no-show-raw-insn "$tmp/$b" | awk '/^[0-9a-f]+ <_ZL(5scalePfi|4spinm|9fibSeriali)>:/{n++; p=1; next} /^$/{p=0} p; END{print "kernels:", n}')
+		if ! grep -q '^kernels: 3$' <<<"$asm" || grep -Eq '\b(p(sll|srl|xor|add|mul)[a-z]*|[a-z]+p[sd]) ' <<<"$asm"; then
+			echo "peers.sh: $b's kernels are inlined or hold packed SIMD instructions: the serial loops would do less than the work" >&2
+			exit 1
+		fi
+	done
+fi
 cd "$root/bench"
 go test -c -o "$tmp/bench.test" .
 go run ./cmd/benchrun -bin "$tmp/bench.test" -bin "$tmp/serial" -bin "$tmp/enkits" -bin "$tmp/taskflow" \

@@ -15,7 +15,19 @@
 // It prints "Benchmark<Workload>/<impl>[/<variant>]-<P>  N  ns/op" for
 // every benchmark that matches, with P the thread count: GOMAXPROCS from
 // the environment (as benchrun sets it), else the hardware's. Each
-// benchmark runs one untimed op first, as bench/'s measure does.
+// benchmark runs one untimed op first, as bench/'s measure does. W3 and W4
+// have the forms of bench/'s schedulers (form=1000jobs and form=1range;
+// fork=2 and fork=1+inline); serial.cpp has one form of each.
+//
+// Every peer is used the way its authors show: enkiTS's W2 is one task
+// set whose minimum range is the chunk, Taskflow's W1 a graph built once
+// and run per batch, Taskflow's W4 its own Fibonacci example (a task
+// group, one child inline). The kernels are kept out of line (noinline)
+// and scripts/peers.sh compiles without the loop vectoriser, so that no
+// loop of serial.cpp does less work than its Go counterpart: inlined into
+// serial W3's loop over the middle jobs, g++ ran four xorshift chains at
+// once in vector registers, half the time of the work done one job at a
+// time.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -40,11 +52,12 @@ const int w2Chunks[] = {1024, 16384};
 
 static void (*volatile emptyJob)() = [] {};
 
-static void scale(float* x, int n) {
+// The kernels: never inlined into a caller's loop (see the top).
+__attribute__((noinline)) static void scale(float* x, int n) {
     for (int i = 0; i < n; i++) x[i] = x[i] * 1.0001f + 0.5f;
 }
 
-static uint64_t spin(uint64_t seed) {
+__attribute__((noinline)) static uint64_t spin(uint64_t seed) {
     uint64_t x = seed | 1;
     for (int i = 0; i < w3Iters; i++) {
         x ^= x << 13;
@@ -67,7 +80,7 @@ struct Dag {
     }
 };
 
-static int64_t fibSerial(int n) { return n < 2 ? n : fibSerial(n - 1) + fibSerial(n - 2); }
+__attribute__((noinline)) static int64_t fibSerial(int n) { return n < 2 ? n : fibSerial(n - 1) + fibSerial(n - 2); }
 
 static void fail(const char* what) {
     std::fprintf(stderr, "peers: %s\n", what);
@@ -89,6 +102,7 @@ static int threads() {
 // its waits.
 struct Peer {
     static constexpr const char* name = "enkiTS.cpp";
+    static constexpr bool baseline = false;
     enki::TaskScheduler ts;
 
     struct Empty : enki::ITaskSet {
@@ -104,29 +118,24 @@ struct Peer {
         ts.WaitforAll();
     }
 
-    // W2: one task set with an index per chunk, so that its ranges are
-    // whole chunks.
+    // W2: one task set over the items with the chunk as its minimum range:
+    // enkiTS divides the set into ranges of at least that many items.
     struct Scale : enki::ITaskSet {
         float* x = nullptr;
-        int chunk = 0;
-        void ExecuteRange(enki::TaskSetPartition r, uint32_t) override {
-            for (uint32_t k = r.start; k < r.end; k++) {
-                int lo = int(k) * chunk;
-                scale(x + lo, std::min(chunk, w2Len - lo));
-            }
-        }
+        void ExecuteRange(enki::TaskSetPartition r, uint32_t) override { scale(x + r.start, int(r.end - r.start)); }
     };
     void parallelFor(std::vector<float>& v, int chunk) {
         Scale s;
         s.x = v.data();
-        s.chunk = chunk;
-        s.m_SetSize = uint32_t((w2Len + chunk - 1) / chunk);
+        s.m_SetSize = uint32_t(w2Len);
+        s.m_MinRange = uint32_t(chunk);
         ts.AddTaskSetToPipe(&s);
         ts.WaitforTask(&s);
     }
 
-    // W3: root, w3Width middle tasks depending on it, a join depending on
-    // all of them, built once and re-run per op.
+    // W3: root, then the middle jobs depending on it (w3Width task sets,
+    // or one task set of w3Width items), then a join depending on them,
+    // built once per form and re-run per op.
     struct Root : enki::ITaskSet {
         Dag* d = nullptr;
         void ExecuteRange(enki::TaskSetPartition, uint32_t) override { d->root(); }
@@ -137,46 +146,76 @@ struct Peer {
         enki::Dependency dep;
         void ExecuteRange(enki::TaskSetPartition, uint32_t) override { d->mid(i); }
     };
+    struct Mids : enki::ITaskSet {
+        Dag* d = nullptr;
+        enki::Dependency dep;
+        void ExecuteRange(enki::TaskSetPartition r, uint32_t) override {
+            for (uint32_t i = r.start; i < r.end; i++) d->mid(int(i));
+        }
+    };
     struct Join : enki::ITaskSet {
         Dag* d = nullptr;
-        std::vector<enki::Dependency> deps = std::vector<enki::Dependency>(w3Width);
+        std::vector<enki::Dependency> deps;
         void ExecuteRange(enki::TaskSetPartition, uint32_t) override { d->join(); }
     };
-    Root root;
-    std::vector<Mid> mids = std::vector<Mid>(w3Width);
-    Join join;
-    Dag* built = nullptr;
-    void wideDAG(Dag& d) {
-        if (built != &d) {
-            root.d = &d;
-            join.d = &d;
-            for (int i = 0; i < w3Width; i++) {
-                mids[i].d = &d;
-                mids[i].i = i;
-                mids[i].SetDependency(mids[i].dep, &root);
-                join.SetDependency(join.deps[i], &mids[i]);
+    struct Graph {
+        Root root;
+        std::vector<Mid> mids;
+        Mids set;
+        Join join;
+    };
+    Graph jobs, range;  // form=1000jobs, form=1range
+    Dag* built[2] = {nullptr, nullptr};
+    void wideDAG(Dag& d, bool asRange) {
+        Graph& g = asRange ? range : jobs;
+        if (built[asRange] != &d) {
+            g.root.d = g.join.d = g.set.d = &d;
+            if (asRange) {
+                g.set.m_SetSize = w3Width;
+                g.set.SetDependency(g.set.dep, &g.root);
+                g.join.deps.resize(1);
+                g.join.SetDependency(g.join.deps[0], &g.set);
+            } else {
+                g.mids = std::vector<Mid>(w3Width);
+                g.join.deps.resize(w3Width);
+                for (int i = 0; i < w3Width; i++) {
+                    g.mids[i].d = &d;
+                    g.mids[i].i = i;
+                    g.mids[i].SetDependency(g.mids[i].dep, &g.root);
+                    g.join.SetDependency(g.join.deps[i], &g.mids[i]);
+                }
             }
-            built = &d;
+            built[asRange] = &d;
         }
-        ts.AddTaskSetToPipe(&root);
-        ts.WaitforTask(&join);
+        ts.AddTaskSetToPipe(&g.root);
+        ts.WaitforTask(&g.join);
     }
 
-    // W4: each call with n >= fibCutoff adds two child tasks and waits for
-    // both, helping meanwhile.
+    // W4: each call with n >= fibCutoff adds a child task for n-1 and,
+    // with inline, computes n-2 itself, else adds a second task; then it
+    // waits for its children, running tasks meanwhile.
     struct Fib : enki::ITaskSet {
         Peer* p = nullptr;
         int n = 0;
+        bool in = false;
         int64_t out = 0;
-        void ExecuteRange(enki::TaskSetPartition, uint32_t) override { out = p->fib(n); }
+        void ExecuteRange(enki::TaskSetPartition, uint32_t) override { out = p->fib(n, in); }
     };
-    int64_t fib(int n) {
+    int64_t fib(int n, bool inl) {
         if (n < fibCutoff) return fibSerial(n);
-        Fib a, b;
-        a.p = b.p = this;
+        Fib a;
+        a.p = this;
         a.n = n - 1;
-        b.n = n - 2;
+        a.in = inl;
         ts.AddTaskSetToPipe(&a);
+        if (inl) {
+            int64_t b = fib(n - 2, inl);
+            ts.WaitforTask(&a);
+            return a.out + b;
+        }
+        Fib b;
+        b.p = this;
+        b.n = n - 2;
         ts.AddTaskSetToPipe(&b);
         ts.WaitforTask(&a);
         ts.WaitforTask(&b);
@@ -185,21 +224,27 @@ struct Peer {
 };
 
 #elif defined(PEER_TASKFLOW)
+#include <map>
 #include <taskflow/algorithm/for_each.hpp>
 #include <taskflow/taskflow.hpp>
 
 // Taskflow with threads() workers; the caller blocks in its waits. Graphs
-// (W2, W3) are built once and run per op, as Taskflow intends.
+// (W1, W2, W3) are built once and run per op, as Taskflow intends.
 struct Peer {
     static constexpr const char* name = "taskflow.cpp";
+    static constexpr bool baseline = false;
     tf::Executor ex;
 
     explicit Peer(int n) : ex(size_t(n)) {}
 
-    // W1: n empty asynchronous tasks, then one wait for all of them.
+    // W1: a graph of n independent empty tasks (one per batch size seen),
+    // run, then waited for.
+    std::map<int, tf::Taskflow> w1;
     void emptyJobs(int n) {
-        for (int i = 0; i < n; i++) ex.silent_async([] { emptyJob(); });
-        ex.wait_for_all();
+        auto [it, fresh] = w1.try_emplace(n);
+        if (fresh)
+            for (int i = 0; i < n; i++) it->second.emplace([] { emptyJob(); });
+        ex.run(it->second).wait();
     }
 
     // W2: for_each_index over the chunks with the guided partitioner.
@@ -218,37 +263,49 @@ struct Peer {
         ex.run(w2).wait();
     }
 
-    // W3: root -> w3Width middle tasks -> join.
-    tf::Taskflow w3;
-    Dag* built = nullptr;
-    void wideDAG(Dag& d) {
-        if (built != &d) {
+    // W3: root -> w3Width middle tasks (or one for_each_index over them)
+    // -> join.
+    tf::Taskflow w3[2];
+    Dag* built[2] = {nullptr, nullptr};
+    void wideDAG(Dag& d, bool asRange) {
+        tf::Taskflow& g = w3[asRange];
+        if (built[asRange] != &d) {
             Dag* p = &d;
-            auto root = w3.emplace([p] { p->root(); });
-            auto join = w3.emplace([p] { p->join(); });
-            for (int i = 0; i < w3Width; i++) {
-                auto m = w3.emplace([p, i] { p->mid(i); });
-                root.precede(m);
-                m.precede(join);
+            auto root = g.emplace([p] { p->root(); });
+            auto join = g.emplace([p] { p->join(); });
+            if (asRange) {
+                auto mids = g.for_each_index(0, w3Width, 1, [p](int i) { p->mid(i); });
+                root.precede(mids);
+                mids.precede(join);
+            } else {
+                for (int i = 0; i < w3Width; i++) {
+                    auto m = g.emplace([p, i] { p->mid(i); });
+                    root.precede(m);
+                    m.precede(join);
+                }
             }
-            built = &d;
+            built[asRange] = &d;
         }
-        ex.run(w3).wait();
+        ex.run(g).wait();
     }
 
-    // W4: each call with n >= fibCutoff forks two tasks in a task group and
-    // co-runs until both are done.
-    int64_t fibIn(int n) {
+    // W4: each call with n >= fibCutoff forks in a task group: n-1 as a
+    // task and n-2 inline (Taskflow's own Fibonacci example) or as a second
+    // task, then co-runs until the group is done.
+    int64_t fibIn(int n, bool inl) {
         if (n < fibCutoff) return fibSerial(n);
         int64_t a = 0, b = 0;
         tf::TaskGroup tg = ex.task_group();
-        tg.silent_async([this, n, &a] { a = fibIn(n - 1); });
-        tg.silent_async([this, n, &b] { b = fibIn(n - 2); });
+        tg.silent_async([this, n, inl, &a] { a = fibIn(n - 1, inl); });
+        if (inl)
+            b = fibIn(n - 2, inl);
+        else
+            tg.silent_async([this, n, inl, &b] { b = fibIn(n - 2, inl); });
         tg.corun();
         return a + b;
     }
-    int64_t fib(int n) {
-        return ex.async([this, n] { return fibIn(n); }).get();
+    int64_t fib(int n, bool inl) {
+        return ex.async([this, n, inl] { return fibIn(n, inl); }).get();
     }
 };
 
@@ -265,12 +322,13 @@ struct Peer {
     void parallelFor(std::vector<float>& v, int chunk) {
         for (int lo = 0; lo < w2Len; lo += chunk) scale(v.data() + lo, std::min(chunk, w2Len - lo));
     }
-    void wideDAG(Dag& d) {
+    void wideDAG(Dag& d, bool) {
         d.root();
         for (int i = 0; i < w3Width; i++) d.mid(i);
         d.join();
     }
-    int64_t fib(int n) { return fibSerial(n); }
+    int64_t fib(int n, bool) { return fibSerial(n); }
+    static constexpr bool baseline = true;
 };
 
 #else
@@ -344,16 +402,28 @@ int main(int argc, char** argv) {
     want.root();
     for (int i = 0; i < w3Width; i++) want.mid(i);
     want.join();
-    run(a, {"BenchmarkW3WideDAG", im}, 1, [&](long n) {
-        for (long i = 0; i < n; i++) {
-            d.sum = 0;
-            p.wideDAG(d);
-            if (d.sum != want.sum) fail("W3: the join's sum is wrong, so a job ran before its dependencies");
-        }
-    });
-    run(a, {"BenchmarkW4Fib", im}, 1, [&](long n) {
-        for (long i = 0; i < n; i++)
-            if (p.fib(w4N) != w4Want) fail("W4: fib(30) is wrong");
-    });
+    // A baseline has one form of W3 and W4, named by the impl alone.
+    auto form = [&](const char* w, const char* f) {
+        std::vector<std::string> n = {w, im};
+        if (!Peer::baseline) n.push_back(f);
+        return n;
+    };
+    for (bool asRange : {false, true}) {
+        if (asRange && Peer::baseline) break;
+        run(a, form("BenchmarkW3WideDAG", asRange ? "form=1range" : "form=1000jobs"), 1, [&](long n) {
+            for (long i = 0; i < n; i++) {
+                d.sum = 0;
+                p.wideDAG(d, asRange);
+                if (d.sum != want.sum) fail("W3: the join's sum is wrong, so a job ran before its dependencies");
+            }
+        });
+    }
+    for (bool inl : {false, true}) {
+        if (inl && Peer::baseline) break;
+        run(a, form("BenchmarkW4Fib", inl ? "fork=1+inline" : "fork=2"), 1, [&](long n) {
+            for (long i = 0; i < n; i++)
+                if (p.fib(w4N, inl) != w4Want) fail("W4: fib(30) is wrong");
+        });
+    }
     return 0;
 }

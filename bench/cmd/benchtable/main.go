@@ -201,12 +201,15 @@ func (x *workload) print(w io.Writer) {
 }
 
 // reference is the median ns/op the ratio column compares impl im of
-// variant v with: its serial baseline's, or for FrameBatch the fastest
-// fixed batch's; 0 if there is none.
+// variant v with: its serial baseline's (of the same variant, else of no
+// variant: W3's and W4's forms have one serial row), or for FrameBatch
+// the fastest fixed batch's; 0 if there is none.
 func (x *workload) reference(v, im string) float64 {
 	if x.name != "FrameBatch" {
-		if b := x.rows[[2]string{v, baseline(im, x.rows, v)}]; b != nil {
-			return results.Median(b.NsPerOp())
+		for _, bv := range []string{v, ""} {
+			if b := x.rows[[2]string{bv, baseline(im, x.rows, bv)}]; b != nil {
+				return results.Median(b.NsPerOp())
+			}
 		}
 		return 0
 	}
@@ -232,13 +235,18 @@ func baseline(im string, rows map[[2]string]*results.Benchmark, variant string) 
 }
 
 // variantColumn names the variant column and its cells: "chunk" and "1024"
-// for variants chunk=1024, the whole variant under "variant" otherwise, and
-// no column when there is no variant.
+// for variants chunk=1024 (an empty cell for rows without a variant, as
+// W4's serial beside its fork=... forms), the whole variant under
+// "variant" otherwise, and no column when there is no variant.
 func variantColumn(variants []string) (head string, vals []string) {
 	if len(variants) == 1 && variants[0] == "" {
 		return "", nil
 	}
 	for _, v := range variants {
+		if v == "" {
+			vals = append(vals, "")
+			continue
+		}
 		k, val, ok := strings.Cut(v, "=")
 		if !ok || strings.Contains(val, "/") || (head != "" && k != head) {
 			return "variant", variants

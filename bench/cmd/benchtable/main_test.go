@@ -109,3 +109,20 @@ BenchmarkW4Fib/taskflow.rs-2   	200	1000000 ns/op
 		"| enkiTS.cpp | 500000 | 500000–500000 | - | 2.00 |\n",
 		"| taskflow.rs | 1000000 | 1000000–1000000 | - | 4.00 |\n")
 }
+
+// TestForms: W3's and W4's forms are a variant column, and each form's
+// rows take their ratio from the one serial row, which has no form.
+func TestForms(t *testing.T) {
+	in := `BenchmarkW4Fib/weft/fork=2-2           	200	2000000 ns/op
+BenchmarkW4Fib/weft/fork=1+inline-2    	200	1600000 ns/op
+BenchmarkW4Fib/serial-2                	200	4000000 ns/op
+BenchmarkW4Fib/enkiTS.cpp/fork=2-2     	200	 500000 ns/op
+BenchmarkW4Fib/serial.cpp-2            	200	1000000 ns/op
+`
+	assertLines(t, table(t, in),
+		"| impl | fork | ns/op | min–max | allocs/op | speedup (serial ÷ impl) |\n",
+		"| weft | 2 | 2000000 | 2000000–2000000 | - | 2.00 |\n",
+		"| weft | 1+inline | 1600000 | 1600000–1600000 | - | 2.50 |\n",
+		"| serial |  | 4000000 | 4000000–4000000 | - | 1.00 |\n",
+		"| enkiTS.cpp | 2 | 500000 | 500000–500000 | - | 2.00 |\n")
+}

@@ -27,6 +27,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/weft-engine/weft/bench/internal/pin"
 )
 
 func main() {
@@ -49,7 +51,11 @@ func main() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			runtime.LockOSThread()
+			undo, err := pin.CPU(t)
+			defer undo()
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "corecheck:", err) // still locked to a thread: measure all the same
+			}
 			switch *loop {
 			case "tput":
 				sinks[t] = uint64(throughput(50_000_000))
