@@ -217,7 +217,8 @@ func (q *queryBase) job(fn func(c *Chunk)) jobs.Func {
 }
 
 // JobInOrder is the body of one job that runs fn on every chunk of the
-// frame, in chunk order: schedule it as a single job (jobs.Schedule, or
+// frame, in chunk order (a chunk that panics fails the job after the
+// others ran, as in a ParallelFor): schedule it as a single job (jobs.Schedule, or
 // jobs.ParallelFor(job, 1, 1)). Its chunks may write what many jobs at
 // once could not: a resource (ResWriter.In), a write lookup
 // (LookupWriter.Get). Executed by whichever worker runs the job, after
@@ -228,19 +229,40 @@ func (q *queryBase) JobInOrder(fn func(c *Chunk)) jobs.Func {
 
 // JobAll is the body of one job that runs fn on every chunk of the frame,
 // in chunk order, as the jobs of Job would, one by one: fn may touch only
-// its chunk, as there. For a pass too small to share out among workers:
+// its chunk, as there, and a chunk that panics fails the job after the
+// others ran. For a pass too small to share out among workers:
 // schedule it as a single job. Executed by whichever worker runs the job,
 // after Prepare.
 func (q *queryBase) JobAll(fn func(c *Chunk)) jobs.Func {
 	return q.jobAll(fn, false)
 }
 
+// jobAll runs every chunk, as the jobs of a ParallelFor do: a chunk that
+// panics does not stop the others. Once a chunk panics, the deferred call
+// runs the chunks after it, dropping their panics, before the first panic
+// goes on to the job with its stack intact.
 func (q *queryBase) jobAll(fn func(c *Chunk), inOrder bool) jobs.Func {
 	return func(ctx *jobs.Ctx) {
-		for i := range q.chunks {
-			q.run(&q.chunks[i], ctx.Worker(), inOrder, fn)
+		i, worker := 0, ctx.Worker()
+		defer func() {
+			if i < len(q.chunks) { // chunk i panicked
+				for k := i + 1; k < len(q.chunks); k++ {
+					q.runDropping(&q.chunks[k], worker, inOrder, fn)
+				}
+			}
+		}()
+		for ; i < len(q.chunks); i++ {
+			q.run(&q.chunks[i], worker, inOrder, fn)
 		}
 	}
+}
+
+// runDropping is run for a chunk after one that panicked: its own panic
+// is dropped, the first one being the pass's error. Executed only by the
+// job that owns c.
+func (q *queryBase) runDropping(c *Chunk, worker int, inOrder bool, fn func(c *Chunk)) {
+	defer func() { _ = recover() }()
+	q.run(c, worker, inOrder, fn)
 }
 
 // run runs fn on chunk c for participant worker; inOrder says that one

@@ -265,3 +265,40 @@ func (otherQuery) Columns(dst []safety.Key) []safety.Key { return dst }
 func (otherQuery) Aligned(glue.Query) bool               { return false }
 func (otherQuery) Watches() bool                         { return false }
 func (otherQuery) Watched(dst []safety.Key) []safety.Key { return dst }
+
+// A chunk that panics in a one-job pass (JobAll, JobInOrder) does not stop
+// the chunks after it, as in a ParallelFor: every other chunk runs, and
+// the job fails with the first panic, its stack at the panic.
+func TestJobAllRunsEveryChunkPastAPanic(t *testing.T) {
+	for _, inOrder := range []bool{false, true} {
+		s := newScene(t, 1000, Options{})
+		pool := newPool(t, 1)
+		require.NoError(t, s.w.BeginFrame())
+		n, err := s.qi.Prepare(64)
+		require.NoError(t, err)
+		require.Greater(t, n, 4)
+		ran := make([]int, n)
+		fn := func(c *Chunk) {
+			ran[c.Index()]++
+			if c.Index() == 1 || c.Index() == 3 {
+				panic(c.Index())
+			}
+		}
+		body := s.qi.JobAll(fn)
+		if inOrder {
+			body = s.qi.JobInOrder(fn)
+		}
+		h, err := pool.Schedule(jobs.Job{Run: body})
+		require.NoError(t, err)
+		err = pool.Wait(h)
+		var je *jobs.Error
+		require.ErrorAs(t, err, &je)
+		assert.Equal(t, 1, je.Panic, "the first panic is the job's")
+		assert.Contains(t, string(je.Stack), "TestJobAllRunsEveryChunkPastAPanic", "its stack is the panic's")
+		for k := range ran {
+			assert.Equal(t, 1, ran[k], "chunk %d ran once", k)
+		}
+		_, err = s.w.EndFrame()
+		require.NoError(t, err)
+	}
+}

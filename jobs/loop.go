@@ -370,9 +370,11 @@ func (p *Pool) runOnce(w *participant, idx uint32, r *record) *Error {
 // thief has anything to take from w) it first hands the upper half of the
 // remaining chunks to a new range job, so idle participants get big ranges
 // and a busy pool makes few jobs. Once the first chunk's cost is known, w
-// keeps only about keepFor of chunks (see keepBudget). A panic ends the
-// range job; the chunks of other range jobs still run. Executed only by
-// w's goroutine.
+// keeps only about keepFor of chunks (see keepBudget). A chunk that
+// panics fails the range job, but its other chunks still run, as do those
+// of other range jobs: every chunk of the ParallelFor runs whatever the
+// splitting, and the job's error is its first failed chunk's. Executed
+// only by w's goroutine.
 func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 	join := p.jobs.at(r.parent - 1)
 	n, batch := join.job.Lo, join.job.Hi
@@ -380,6 +382,7 @@ func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 	p.startAffine(w, idx, r, join)
 	first := int32(r.job.Label.Chunk)
 	var t0 int64
+	var failed *Error
 	for k := first; k < r.chunkEnd; k++ {
 		if r.chunkEnd-k > 1 && !p.private(w) {
 			if w.dq[pr].empty() {
@@ -395,11 +398,11 @@ func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 		r.job.Label.Chunk = int(k)
 		r.job.Lo = int(k) * batch
 		r.job.Hi = min(r.job.Lo+batch, n)
-		if err := p.runOnce(w, idx, r); err != nil {
-			return err
+		if err := p.runOnce(w, idx, r); err != nil && failed == nil {
+			failed = err
 		}
 	}
-	return nil
+	return failed
 }
 
 // keepFor is about how much of a range job's work its runner keeps for
@@ -519,7 +522,7 @@ func (p *Pool) finish(w *participant, idx uint32, r *record, from, outcome Outco
 // is stored before the hold is released.
 func (p *Pool) releaseTo(w *participant, from uint32, r *record, to uint32) {
 	if r.outcome() != Succeeded {
-		p.jobs.at(to).blockBy(r, from)
+		p.blockBy(p.jobs.at(to), r, from)
 	}
 	if p.tracing.Load() {
 		w.record(Event{Kind: KindEdge, Worker: w.id, Job: p.handle(to), From: p.handle(from), Start: p.now()})
@@ -572,17 +575,17 @@ func (p *Pool) holdsBack(idx, to uint32) bool {
 
 // block records that job r cannot run because of root (cause kind k), keeping
 // the dominant cause: failure over cancellation, and between equals the
-// root scheduled first (the lower index), so that which prerequisite
-// happened to finish first does not change the answer. Any
+// root first in the frame's order (see precedes), so that which
+// prerequisite happened to finish first does not change the answer. Any
 // goroutine: a finishing prerequisite or a scheduler that found one ended.
 // The CAS loop makes concurrent blocks keep the dominant cause; it happens
 // before r's hold is released, so r's executor sees it.
-func (r *record) block(k uint64, root uint32) {
+func (p *Pool) block(r *record, k uint64, root uint32) {
 	c := k<<32 | uint64(root)
 	for {
 		old := r.cause.Load()
-		if old != 0 && (old>>32 > k || old>>32 == k && uint32(old) <= root) {
-			return // a stronger cause, or as strong and scheduled earlier
+		if old != 0 && (old>>32 > k || old>>32 == k && !p.precedes(root, uint32(old))) {
+			return // a stronger cause, or as strong and first
 		}
 		if r.cause.CompareAndSwap(old, c) {
 			return
@@ -590,17 +593,50 @@ func (r *record) block(k uint64, root uint32) {
 	}
 }
 
+// precedes reports whether ended job a comes before ended job b in the
+// order that picks a blocked job's cause: the order they were scheduled
+// in (their index), where a ParallelFor's range jobs sort as its join,
+// among themselves by the chunk that failed (or, cancelled, their first),
+// since which range job holds which chunks depends on run-time splitting.
+// Any goroutine: both jobs are done, so their errors and chunks are final.
+func (p *Pool) precedes(a, b uint32) bool {
+	ra, rb := p.jobs.at(a), p.jobs.at(b)
+	ka, kb := a, b
+	if ra.chunkEnd > 0 {
+		ka = ra.parent - 1
+	}
+	if rb.chunkEnd > 0 {
+		kb = rb.parent - 1
+	}
+	if ka == kb && ra.chunkEnd > 0 && rb.chunkEnd > 0 {
+		return endChunk(ra) < endChunk(rb)
+	}
+	if ka != kb {
+		return ka < kb
+	}
+	return a < b // a join before its own range jobs
+}
+
+// endChunk is the chunk an ended range job is known by: the first that
+// failed, or the first it held. Any goroutine, once r is done.
+func endChunk(r *record) int {
+	if r.err != nil {
+		return r.err.Job.Chunk
+	}
+	return r.job.Label.Chunk
+}
+
 // blockBy blocks r if prerequisite d (index di) did not succeed. Any
 // goroutine, once d is done: its outcome (and a Blocked d's cause) is final.
-func (r *record) blockBy(d *record, di uint32) {
+func (p *Pool) blockBy(r, d *record, di uint32) {
 	switch d.outcome() {
 	case Failed:
-		r.block(causeFailed, di)
+		p.block(r, causeFailed, di)
 	case Cancelled:
-		r.block(causeCancelled, di)
+		p.block(r, causeCancelled, di)
 	case Blocked:
 		c := d.cause.Load()
-		r.block(c>>32, uint32(c))
+		p.block(r, c>>32, uint32(c))
 	}
 }
 

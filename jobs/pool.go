@@ -170,7 +170,10 @@ func (p *Pool) Schedule(j Job, deps ...Handle) (Handle, error) {
 // ParallelFor runs j.Run over items [0, n) in chunks of batch items: chunk k
 // covers [k*batch, min((k+1)*batch, n)), whatever the worker count, and its
 // body sees that range in Ctx.Range and k in Ctx.Label().Chunk. It returns a
-// handle that finishes when every chunk has. Any goroutine, as Schedule.
+// handle that finishes when every chunk has. A chunk that panics does not
+// stop the others: every chunk runs, and the handle ends Blocked by the
+// first failed chunk in chunk order (Wait's error wraps that chunk's
+// CodeFailed), whatever the worker count. Any goroutine, as Schedule.
 func (p *Pool) ParallelFor(j Job, n, batch int, deps ...Handle) (Handle, error) {
 	if p.closed.Load() {
 		return Handle{}, errorf(CodeClosed, j.Label, "the pool is closed; schedule before Close")

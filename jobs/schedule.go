@@ -153,7 +153,7 @@ func (p *Pool) depend(w *participant, idx uint32, r *record, e0 uint32, deps []H
 		dr := p.jobs.at(d.idx)
 		if !p.addEdge(dr, e0+uint32(i), idx) {
 			ended++
-			r.blockBy(dr, d.idx)
+			p.blockBy(r, dr, d.idx)
 			if w != nil && p.tracing.Load() { // the edge is in the graph even though it held nothing back
 				w.record(Event{Kind: KindEdge, Worker: w.id, Job: p.handle(idx), From: d, Start: p.now()})
 			}
