@@ -54,4 +54,9 @@
 // docs/errors.md. A system that fails, by returning an error or by
 // panicking in Build, Schedule, Merge or Run, fails only its part: the
 // step completes, the frame is closed, and the next step runs normally.
+// A step reports every failing system, each once and by name
+// (Error.System), joined in the order the step met them (segment by
+// segment: exclusives, Schedules, jobs, playback, Merges, each in built
+// order); a job failure also names the systems that it kept from running
+// (Error.Skipped).
 package engine

@@ -35,6 +35,10 @@ type Error struct {
 	System string // the system the error is about, if any
 	Msg    string // what happened and what to change
 	Err    error  // the cause, if any
+	// Skipped (WEFT-G009) are the systems that this system's failure kept
+	// from running in the step, in built order: their jobs were blocked
+	// and their Merge did not run.
+	Skipped []string
 }
 
 // Sentinels for errors.Is (errors.Is(err, ErrX) compares codes). They

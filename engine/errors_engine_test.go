@@ -145,14 +145,15 @@ func Example_g009() {
 	eng := engineScene()
 	defer eng.Close()
 	eng.Add(engine.Update, mover("physics", true, func(p []pos) { panic("bad data") }))
+	eng.Add(engine.Update, mover("draw", false, noop), engine.After("physics"))
 	eng.Build()
 	err := eng.Tick()
-	// engine: WEFT-G009: a job failed in step 1; the systems after it were skipped (Blocked):
-	// 	jobs: WEFT-J007 "combine"[0]: not run because prerequisite "physics.move"[0] did not succeed: jobs: WEFT-J005 "physics.move"[0]: panic: bad data
+	// engine: WEFT-G009: system "physics": a job failed in step 1; blocked by it (not merged): "draw":
+	// 	jobs: WEFT-J005 "physics.move"[0]: panic: bad data
 	fmt.Println(err)
 	// Output:
-	// engine: WEFT-G009: a job failed in step 1; the systems after it were skipped (Blocked):
-	// 	jobs: WEFT-J007 "combine"[0]: not run because prerequisite "physics.move"[0] did not succeed: jobs: WEFT-J005 "physics.move"[0]: panic: bad data
+	// engine: WEFT-G009: system "physics": a job failed in step 1; blocked by it (not merged): "draw":
+	// 	jobs: WEFT-J005 "physics.move"[0]: panic: bad data
 }
 
 func Example_g010() {

@@ -51,6 +51,6 @@ func leakyError() error {
 func Example_leaky() {
 	fmt.Println(leakyError())
 	// Output:
-	// engine: WEFT-G009: jobs misused the world in step 1:
+	// engine: WEFT-G009: system "leaky" misused the world in step 1:
 	// 	ecs: WEFT-E004: system "leaky" changed Lifetime in chunk 0 (rows 0..10 of table 0), which it declared read-only; declare it with ecs.Write[Lifetime] or stop writing to it
 }

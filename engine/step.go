@@ -163,7 +163,7 @@ func (e *Engine) runSegment(seg int) {
 	}
 	e.scheduleSystems(seg)
 	e.waitJobs()
-	e.playBack()
+	e.playBack(seg)
 	e.mergeSystems(seg)
 	e.readTrace(seg)
 }
@@ -200,42 +200,35 @@ func (e *Engine) scheduleSystems(seg int) {
 }
 
 // waitJobs waits, helping, until every job of the segment has finished.
-// Executed only by the owner.
+// Its failures are reported after playback (reportJobs), system by
+// system. Executed only by the owner.
 func (e *Engine) waitJobs() {
 	t := time.Now()
 	if hs := e.scratch.hs; len(hs) > 0 {
 		all, err := e.run.pool.Combine(hs...)
 		if err == nil {
-			err = e.run.pool.Wait(all)
-		}
-		if err != nil {
-			e.fail(errorf(CodeJob, "", err, "a job failed in step %d; the systems after it were skipped (Blocked)", e.res.time.Step))
+			_ = e.run.pool.Wait(all) // a failure: reportJobs finds each
+		} else {
+			e.fail(errorf(CodeJob, "", err, "combining the jobs of step %d", e.res.time.Step))
 		}
 	}
 	e.out.timings.wait += time.Since(t)
 }
 
-// dropRestated drops the step's errors that restate one of misuse's: a
-// job that the world refused panics with the refusal, so its failure
-// (and its dependents' Blocked) holds an *ecs.Error that EndFrame reports
-// too, by the same text (EndFrame keeps one of the jobs' equal refusals).
-// The step reports it once, as a misuse. Executed only by the owner, in
-// playBack.
-func (e *Engine) dropRestated(misuse error) {
-	var refused []string
-	walkErrors(misuse, func(x error) {
-		if ee, ok := x.(*ecs.Error); ok {
-			refused = append(refused, ee.Error())
-		}
-	})
-	e.scratch.errs = slices.DeleteFunc(e.scratch.errs, func(err error) bool {
-		restates := false
+// unreported is the misuses that no error of the step holds yet: a
+// Schedule that the world refused panics with the refusal, which
+// EndFrame reports too, by the same text; the step reports it once, as
+// the Schedule's failure. Executed only by the owner, in playBack.
+func (e *Engine) unreported(misuse error) []error {
+	var held []string
+	for _, err := range e.scratch.errs {
 		walkErrors(err, func(x error) {
-			ee, ok := x.(*ecs.Error)
-			restates = restates || ok && slices.Contains(refused, ee.Error())
+			if ee, ok := x.(*ecs.Error); ok {
+				held = append(held, ee.Error())
+			}
 		})
-		return restates
-	})
+	}
+	return slices.DeleteFunc(flatten(misuse), func(m error) bool { return slices.Contains(held, m.Error()) })
 }
 
 // walkErrors calls fn on err and on every error it wraps.
@@ -254,22 +247,22 @@ func walkErrors(err error, fn func(error)) {
 	}
 }
 
-// playBack closes the frame: the world plays the jobs' commands back.
-// Executed only by the owner, after waitJobs.
-func (e *Engine) playBack() {
+// playBack closes the frame: the world plays the jobs' commands back;
+// then the segment's failures are reported. Executed only by the owner,
+// after waitJobs.
+func (e *Engine) playBack(seg int) {
 	t := time.Now()
 	rep, err := e.world.EndFrame()
 	e.out.timings.playback += time.Since(t)
-	if err != nil {
-		e.dropRestated(err)
-		e.fail(errorf(CodeJob, "", err, "jobs misused the world in step %d", e.res.time.Step))
-	}
+	e.reportJobs(seg, e.unreported(err))
 	if rep != nil {
 		e.out.timings.applied += rep.Applied
 		e.out.timings.problems += len(rep.Problems)
 		e.out.problems = append(e.out.problems, rep.Problems...)
 		if err := rep.Unresolved(); err != nil { // a bug in the systems, unlike a skipped command
-			e.fail(errorf(CodeJob, "", err, "commands stored an entity that playback could not resolve in step %d", e.res.time.Step))
+			var ee *ecs.Error
+			errors.As(err, &ee)
+			e.fail(errorf(CodeJob, ee.System, err, "system %q: commands stored an entity that playback could not resolve in step %d", ee.System, e.res.time.Step))
 		}
 	}
 }

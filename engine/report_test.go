@@ -1,0 +1,134 @@
+package engine_test
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/jobs"
+)
+
+// velPanic writes vel in one chunk pass that panics with msg.
+func velPanic(name, msg string) *toy {
+	var pass *engine.Pass
+	return &toy{name: name,
+		build: func(b *engine.Builder) error {
+			d := b.Decl()
+			w := ecs.Write[vel](d)
+			pass = b.Chunks("push", ecs.NewQuery1(d, w), func(c *ecs.Chunk) { panic(msg) })
+			return nil
+		},
+		sched: func(f *engine.Frame) error { return f.Run(pass) },
+	}
+}
+
+// velReader reads vel in one chunk pass and counts its Merges.
+func velReader(name string, merges *int) merging {
+	var pass *engine.Pass
+	return merging{&toy{name: name,
+		build: func(b *engine.Builder) error {
+			d := b.Decl()
+			r := ecs.Read[vel](d)
+			pass = b.Chunks("look", ecs.NewQuery1(d, r), func(c *ecs.Chunk) { _ = r.Column(c) })
+			return nil
+		},
+		sched: func(f *engine.Frame) error { return f.Run(pass) },
+		merge: func(*engine.Frame) error { *merges++; return nil }}}
+}
+
+var chunkIndex = regexp.MustCompile(`\[\d+\]`)
+
+// Two systems that fail in one step are both reported, in built order,
+// each with its system, its panic and the systems it kept from running,
+// on every worker count and batch size; a system that depends on neither
+// runs and merges.
+func TestEveryFailureReported(t *testing.T) {
+	texts := map[int][]string{}
+	for _, batch := range []int{1, 7, 64} {
+		for _, workers := range []int{0, 1, 2, 4} {
+			t.Run(fmt.Sprintf("W%d/B%d", workers, batch), func(t *testing.T) {
+				eng := newEngine(t, world(t, 40), engine.Config{Workers: workers, Batch: batch})
+				var skippedMerges, freeMerges int
+				require.NoError(t, eng.Add(engine.Update, mover("a", true, func([]pos) { panic("a broke") })))
+				require.NoError(t, eng.Add(engine.Update, velPanic("b", "b broke")))
+				require.NoError(t, eng.Add(engine.PostUpdate, mover("c", false, func([]pos) {})))
+				require.NoError(t, eng.Add(engine.PostUpdate, velReader("d", &skippedMerges)))
+				require.NoError(t, eng.Add(engine.PreUpdate, merging{&toy{name: "free",
+					build: func(*engine.Builder) error { return nil },
+					sched: func(*engine.Frame) error { return nil },
+					merge: func(*engine.Frame) error { freeMerges++; return nil }}}))
+				require.NoError(t, eng.Build())
+				err := eng.Tick()
+				require.Error(t, err)
+				list, ok := err.(interface{ Unwrap() []error })
+				require.True(t, ok, "%v", err)
+				require.Len(t, list.Unwrap(), 2, "%v", err)
+				for i, want := range []struct{ sys, panic, skipped string }{{"a", "a broke", "c"}, {"b", "b broke", "d"}} {
+					var ee *engine.Error
+					require.True(t, errors.As(list.Unwrap()[i], &ee))
+					assert.Equal(t, engine.CodeJob, ee.Code)
+					assert.Equal(t, want.sys, ee.System)
+					assert.Equal(t, []string{want.skipped}, ee.Skipped)
+					assert.Contains(t, ee.Error(), fmt.Sprintf("blocked by it (not merged): %q", want.skipped))
+					var je *jobs.Error
+					require.True(t, errors.As(ee, &je), "%v", ee)
+					assert.Equal(t, jobs.CodeFailed, je.Code)
+					assert.Equal(t, want.panic, je.Panic)
+				}
+				assert.Equal(t, 0, skippedMerges, "a skipped system's Merge does not run")
+				assert.Equal(t, 1, freeMerges, "a system that depends on no failure runs")
+				// Which chunk of a failing pass the error names is the jobs
+				// package's choice among the chunks that panicked.
+				texts[batch] = append(texts[batch], chunkIndex.ReplaceAllString(err.Error(), "[k]"))
+			})
+		}
+		for _, s := range texts[batch][1:] {
+			assert.Equal(t, texts[batch][0], s, "the same error on every worker count")
+		}
+	}
+}
+
+// A failure in a system's first pass blocks its second: that is the
+// system's own failure, not a skipped system.
+func TestFailureBlocksOwnPasses(t *testing.T) {
+	for _, workers := range []int{0, 2} {
+		eng := newEngine(t, world(t, 10), engine.Config{Workers: workers, Batch: 3})
+		var first, second *engine.Pass
+		require.NoError(t, eng.Add(engine.Update, &toy{name: "two",
+			build: func(b *engine.Builder) error {
+				d := b.Decl()
+				w := ecs.Write[pos](d)
+				q := ecs.NewQuery1(d, w)
+				first = b.Chunks("first", q, func(c *ecs.Chunk) { panic("first") })
+				second = b.Chunks("second", q, func(c *ecs.Chunk) {})
+				return nil
+			},
+			sched: func(f *engine.Frame) error {
+				if err := f.Run(first); err != nil {
+					return err
+				}
+				return f.Run(second)
+			}}))
+		require.NoError(t, eng.Build())
+		err := eng.Tick()
+		var ee *engine.Error
+		require.True(t, errors.As(err, &ee))
+		assert.Equal(t, "two", ee.System)
+		assert.Empty(t, ee.Skipped)
+		assert.ErrorIs(t, err, jobs.ErrFailed)
+	}
+}
+
+// A misuse found by the ecs checks names its system.
+func TestMisuseNamesSystem(t *testing.T) {
+	var ee *engine.Error
+	require.True(t, errors.As(leakyError(), &ee))
+	assert.Equal(t, "leaky", ee.System)
+	assert.ErrorIs(t, ee, ecs.ErrReadModified)
+}
