@@ -1,9 +1,11 @@
 package main
 
 import (
+	"image/color"
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"github.com/weft-engine/weft/assets"
 	"github.com/weft-engine/weft/engine"
@@ -26,9 +28,8 @@ type sprites struct {
 	vs     []ebiten.Vertex
 	is     []uint16
 	op     ebiten.DrawTrianglesOptions
-	back   shapes // the world's backdrop
-	calls  int    // draw calls of the last draw (fill, backdrop, sprite batches)
-	drawn  int    // sprites of the last draw
+	calls  int // draw calls of the last draw (fill, backdrop, sprite batches)
+	drawn  int // sprites of the last draw
 }
 
 func newSprites() (*sprites, error) {
@@ -51,13 +52,12 @@ func newSprites() (*sprites, error) {
 	return s, nil
 }
 
-// The screen's colours: outside and inside the world.
+// The screen's colours: outside and inside the world. Interface values,
+// made once: each conversion would allocate.
 var (
-	colVoid  = rgba(0x10, 0x12, 0x1a, 0xff)
-	colWorld = rgba(0x1e, 0x24, 0x36, 0xff)
-	colEdge  = rgba(0x4a, 0x55, 0x7a, 0xff)
-
-	colWorldFill = colWorld.color() // once: an interface value allocates
+	colVoid  color.Color = color.NRGBA{0x10, 0x12, 0x1a, 0xff}
+	colWorld color.Color = color.NRGBA{0x1e, 0x24, 0x36, 0xff}
+	colEdge  color.Color = color.NRGBA{0x4a, 0x55, 0x7a, 0xff}
 )
 
 // draw fills the screen: the world's backdrop, then snap's items in their
@@ -67,7 +67,7 @@ var (
 // Software GL (Mesa under Xvfb) pays for every pixel drawn, so the
 // backdrop is one clear and the margins outside the world.
 func (s *sprites) draw(screen *ebiten.Image, snap *engine.Snapshot, cam engine.Camera, worldW, worldH float64) {
-	screen.Fill(colWorldFill)
+	screen.Fill(colWorld)
 	s.calls, s.drawn = 1, 0
 	if cam.Zoom <= 0 || snap.Step == 0 {
 		return // no step yet
@@ -78,13 +78,11 @@ func (s *sprites) draw(screen *ebiten.Image, snap *engine.Snapshot, cam engine.C
 	x0, y0 := toScreen(0, 0)
 	x1, y1 := toScreen(worldW, worldH)
 	sw, sh := float32(screen.Bounds().Dx()), float32(screen.Bounds().Dy())
-	s.back.begin(screen)
-	s.back.rect(0, 0, sw, max(y0, 0), colVoid)              // above
-	s.back.rect(0, min(y1, sh), sw, max(sh-y1, 0), colVoid) // below
-	s.back.rect(0, 0, max(x0, 0), sh, colVoid)              // left
-	s.back.rect(min(x1, sw), 0, max(sw-x1, 0), sh, colVoid) // right
-	s.back.frame(x0-2, y0-2, x1-x0+4, y1-y0+4, 2, colEdge)
-	s.back.flush()
+	vector.StrokeRect(screen, x0-1, y0-1, x1-x0+2, y1-y0+2, 2, colEdge, false)
+	vector.FillRect(screen, 0, 0, sw, max(y0-2, 0), colVoid, false)                // above
+	vector.FillRect(screen, 0, min(y1+2, sh), sw, max(sh-y1-2, 0), colVoid, false) // below
+	vector.FillRect(screen, 0, 0, max(x0-2, 0), sh, colVoid, false)                // left
+	vector.FillRect(screen, min(x1+2, sw), 0, max(sw-x1-2, 0), sh, colVoid, false) // right
 	s.calls++
 	s.drawn = len(snap.Items)
 

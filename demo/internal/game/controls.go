@@ -19,10 +19,6 @@ type Keys struct {
 	Fountain               bool // switch the fountain on or off
 	Pause                  bool // pause or resume the simulation
 	Step                   bool // one step while paused
-	Overlay                bool // show or hide the overlay
-	Freeze                 bool // freeze the timeline on the current step, or thaw it
-	Trace                  bool // write a trace of the next TraceFrames steps
-	Help                   bool // show or hide the list of keys
 	Quit                   bool
 }
 
@@ -32,8 +28,7 @@ var BatchSizes = [...]int{0, 64, 256, 1024, 4096}
 
 // The limits of the hotkeys.
 const (
-	MaxWorkers  = 15 // the most + reaches: the largest pool the overlay predicts for (16), less the owner
-	TraceFrames = 30 // steps a trace holds
+	MaxWorkers = 15 // the most + reaches: the largest pool the overlay predicts for (16), less the owner
 )
 
 // Controls are the settings the hotkeys change. Workers, Batch and Checks
@@ -45,15 +40,11 @@ type Controls struct {
 	Batch    int // rows per chunk; 0 is adaptive
 	Checks   bool
 	Paused   bool
-	Overlay  bool
-	Frozen   bool // the timeline shows the step it was frozen on
-	Help     bool
 }
 
 // Actions are a frame's one-shot requests, which the window carries out.
 type Actions struct {
 	Step  bool // run one step although paused
-	Trace bool // start a trace of the next TraceFrames steps
 	Burst bool // spawn a burst at the cursor
 	// Fountain switches the fountain (Game.SetFountain): its system runs
 	// only while it is on, under run conditions.
@@ -61,9 +52,9 @@ type Actions struct {
 	Quit     bool
 }
 
-// NewControls starts from e's settings, the overlay shown.
+// NewControls starts from e's settings.
 func NewControls(e *engine.Engine) Controls {
-	c := Controls{Workers: e.Workers(), Parallel: e.Workers(), Batch: e.Batch(), Checks: e.Checks(), Overlay: true}
+	c := Controls{Workers: e.Workers(), Parallel: e.Workers(), Batch: e.Batch(), Checks: e.Checks()}
 	if e.AdaptiveBatch() {
 		c.Batch = 0
 	}
@@ -98,16 +89,7 @@ func (c *Controls) Press(k Keys) Actions {
 	if k.Pause {
 		c.Paused = !c.Paused
 	}
-	if k.Overlay {
-		c.Overlay = !c.Overlay
-	}
-	if k.Freeze {
-		c.Frozen = !c.Frozen
-	}
-	if k.Help {
-		c.Help = !c.Help
-	}
-	return Actions{Step: k.Step && c.Paused, Trace: k.Trace, Burst: k.Burst, Fountain: k.Fountain, Quit: k.Quit}
+	return Actions{Step: k.Step && c.Paused, Burst: k.Burst, Fountain: k.Fountain, Quit: k.Quit}
 }
 
 // setWorkers clamps n to [0, MaxWorkers], or to the count the program

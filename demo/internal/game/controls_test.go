@@ -12,26 +12,22 @@ import (
 
 // Every hotkey's effect on the controls, from a plain state.
 func TestControlsPress(t *testing.T) {
-	start := game.Controls{Workers: 2, Parallel: 2, Batch: 1024, Overlay: true}
+	start := game.Controls{Workers: 2, Parallel: 2, Batch: 1024}
 	for _, tc := range []struct {
 		name string
 		keys game.Keys
 		want game.Controls
 		act  game.Actions
 	}{
-		{"workers up", game.Keys{WorkersUp: true}, game.Controls{Workers: 3, Parallel: 3, Batch: 1024, Overlay: true}, game.Actions{}},
-		{"workers down", game.Keys{WorkersDown: true}, game.Controls{Workers: 1, Parallel: 1, Batch: 1024, Overlay: true}, game.Actions{}},
-		{"serial", game.Keys{Serial: true}, game.Controls{Workers: 0, Parallel: 2, Batch: 1024, Overlay: true}, game.Actions{}},
-		{"checks", game.Keys{Checks: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 1024, Checks: true, Overlay: true}, game.Actions{}},
-		{"batch", game.Keys{Batch: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 4096, Overlay: true}, game.Actions{}},
+		{"workers up", game.Keys{WorkersUp: true}, game.Controls{Workers: 3, Parallel: 3, Batch: 1024}, game.Actions{}},
+		{"workers down", game.Keys{WorkersDown: true}, game.Controls{Workers: 1, Parallel: 1, Batch: 1024}, game.Actions{}},
+		{"serial", game.Keys{Serial: true}, game.Controls{Workers: 0, Parallel: 2, Batch: 1024}, game.Actions{}},
+		{"checks", game.Keys{Checks: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 1024, Checks: true}, game.Actions{}},
+		{"batch", game.Keys{Batch: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 4096}, game.Actions{}},
 		{"burst", game.Keys{Burst: true}, start, game.Actions{Burst: true}},
 		{"fountain", game.Keys{Fountain: true}, start, game.Actions{Fountain: true}},
-		{"pause", game.Keys{Pause: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 1024, Paused: true, Overlay: true}, game.Actions{}},
+		{"pause", game.Keys{Pause: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 1024, Paused: true}, game.Actions{}},
 		{"step while running does nothing", game.Keys{Step: true}, start, game.Actions{}},
-		{"overlay", game.Keys{Overlay: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 1024}, game.Actions{}},
-		{"freeze", game.Keys{Freeze: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 1024, Overlay: true, Frozen: true}, game.Actions{}},
-		{"trace", game.Keys{Trace: true}, start, game.Actions{Trace: true}},
-		{"help", game.Keys{Help: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 1024, Overlay: true, Help: true}, game.Actions{}},
 		{"quit", game.Keys{Quit: true}, start, game.Actions{Quit: true}},
 		{"no keys", game.Keys{}, start, game.Actions{}},
 	} {
@@ -90,7 +86,7 @@ func TestControlsApply(t *testing.T) {
 	g := newGame(t, game.Config{Entities: 500, Workers: 1, Batch: 256})
 	e := g.Engine()
 	c := game.NewControls(e)
-	assert.Equal(t, game.Controls{Workers: 1, Parallel: 1, Batch: 256, Overlay: true}, c)
+	assert.Equal(t, game.Controls{Workers: 1, Parallel: 1, Batch: 256}, c)
 
 	c.Press(game.Keys{Serial: true, Batch: true, Checks: true})
 	require.NoError(t, c.Apply(e))

@@ -1,4 +1,4 @@
-package main
+package overlay
 
 import (
 	"math"
@@ -7,22 +7,22 @@ import (
 	"time"
 )
 
-// A frame is what happens between two Draws: Update (input, settings and
-// the fixed steps), Draw (the snapshot turned into sprite triangles), the
-// overlay's own drawing, GC pauses, and the rest, which is Ebiten
-// presenting the frame and waiting for the next tick or vsync. A step is
-// one fixed engine step inside Update: "step" and "frame" are never the
-// same number.
+// A frame is what happens between two Draws of the overlay: the fixed
+// steps the game ran (the engine's time), the overlay's own drawing, GC
+// pauses, and the rest: the game's own Update and Draw, Ebiten presenting
+// the frame and waiting for the next tick or vsync. A step is one fixed
+// engine step: "step" and "frame" are never the same number.
 
 // frameSample is one frame's breakdown, in milliseconds.
 type frameSample struct {
-	frame, update, draw, overlay, gc float32
-	calls, sprites                   int // draw calls the demo issued, sprites drawn
+	frame, steps, overlay, gc float32
+	pauses                    uint64 // GC pauses in the frame
 }
 
-// rest is the frame less the measured parts: presenting and waiting.
+// rest is the frame less the measured parts: the game's own work,
+// presenting and waiting.
 func (s *frameSample) rest() float32 {
-	return max(0, s.frame-s.update-s.draw-s.overlay-s.gc)
+	return max(0, s.frame-s.steps-s.overlay-s.gc)
 }
 
 // frameWindow is how many frames the breakdown's medians cover.
@@ -41,27 +41,37 @@ type frames struct {
 }
 
 // begin ends the frame that began at the previous Draw and starts a new
-// one: called first thing in Draw.
-func (f *frames) begin(now time.Time) {
-	gc := f.mem.read()
+// one, and returns the GC pause time (ms) since the last call: called
+// first thing in Draw.
+func (f *frames) begin(now time.Time) float32 {
+	n0 := f.mem.pauses
+	gc := float32(f.mem.read() * 1e3)
+	f.cur.gc, f.cur.pauses = gc, f.mem.pauses-n0
 	if !f.start.IsZero() {
 		f.cur.frame = ms(now.Sub(f.start))
-		f.cur.gc = float32(gc * 1e3)
 		f.last = f.cur
 		f.ring[f.next] = f.cur
 		f.next, f.n = (f.next+1)%frameWindow, min(f.n+1, frameWindow)
 	}
 	f.start = now
 	f.cur = frameSample{}
+	return gc
 }
-
-// addUpdate adds the time since start to the frame's update.
-func (f *frames) addUpdate(start time.Time) { f.cur.update += ms(time.Since(start)) }
 
 // addOverlay sets the frame's overlay time: since start.
 func (f *frames) addOverlay(start time.Time) { f.cur.overlay = ms(time.Since(start)) }
 
-// medians computes the window's median of each part (texts read them).
+// window is the GC time and pauses summed over the window's frames: a
+// median of mostly zeros would hide them.
+func (f *frames) window() (gc float32, pauses uint64) {
+	for i := range f.n {
+		gc, pauses = gc+f.ring[i].gc, pauses+f.ring[i].pauses
+	}
+	return gc, pauses
+}
+
+// medians computes the window's median of each part, and its GC sum
+// (texts read them).
 func (f *frames) medians() frameSample {
 	med := func(get func(s *frameSample) float32) float32 {
 		f.scr = f.scr[:0]
@@ -76,27 +86,22 @@ func (f *frames) medians() frameSample {
 	}
 	f.med = frameSample{
 		frame:   med(func(s *frameSample) float32 { return s.frame }),
-		update:  med(func(s *frameSample) float32 { return s.update }),
-		draw:    med(func(s *frameSample) float32 { return s.draw }),
+		steps:   med(func(s *frameSample) float32 { return s.steps }),
 		overlay: med(func(s *frameSample) float32 { return s.overlay }),
-		gc:      med(func(s *frameSample) float32 { return s.gc }),
 	}
-	f.med.calls, f.med.sprites = f.last.calls, f.last.sprites
+	f.med.gc, f.med.pauses = f.window()
 	return f.med
 }
 
 // memory reads the runtime's heap and GC metrics (runtime/metrics: no
 // stop of the world).
 type memory struct {
-	samples               []metrics.Sample
-	heap                  uint64  // live and unswept heap objects, bytes
-	allocs, cycles        uint64  // totals so far
-	pauses                uint64  // GC pauses so far
-	pauseSum              float64 // seconds, estimated from the histogram's buckets
-	longest               float64 // the longest pause so far (its bucket's top), seconds
-	stepAllocs            uint64  // allocations during the last step
-	stepGC                bool    // a GC cycle ended during the last step
-	stepStart, stepCycles uint64  // the totals at the step's start
+	samples        []metrics.Sample
+	heap           uint64  // live and unswept heap objects, bytes
+	allocs, cycles uint64  // totals so far
+	pauses         uint64  // GC pauses so far
+	pauseSum       float64 // seconds, estimated from the histogram's buckets
+	longest        float64 // the longest pause so far (its bucket's top), seconds
 }
 
 const (
@@ -139,19 +144,4 @@ func (m *memory) init() {
 	if m.samples == nil {
 		m.samples = []metrics.Sample{{Name: mHeap}, {Name: mAllocs}, {Name: mCycles}, {Name: mPauses}}
 	}
-}
-
-// stepBegin and stepEnd count the allocations of one step (every
-// goroutine's: the engine's workers allocate too, if they do) and whether
-// a GC cycle ended meanwhile.
-func (m *memory) stepBegin() {
-	m.init()
-	metrics.Read(m.samples[1:3])
-	m.stepStart, m.stepCycles = m.samples[1].Value.Uint64(), m.samples[2].Value.Uint64()
-}
-
-func (m *memory) stepEnd() {
-	metrics.Read(m.samples[1:3])
-	m.stepAllocs = m.samples[1].Value.Uint64() - m.stepStart
-	m.stepGC = m.samples[2].Value.Uint64() != m.stepCycles
 }

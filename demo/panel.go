@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/weft-engine/weft/overlay"
+)
+
+// gameKeys are the demo's own keys, listed in the overlay's help (H)
+// after the overlay's.
+var gameKeys = []overlay.KeyHelp{
+	{Keys: "+ / -", Does: "one worker more / fewer (0 workers is serial)"},
+	{Keys: "S", Does: "serial <-> parallel (back to the last worker count)"},
+	{Keys: "C", Does: "safety and ecs checks on / off"},
+	{Keys: "B", Does: "batch size: adaptive, 64, 256, 1024, 4096"},
+	{Keys: "Space, click", Does: "a burst of bodies at the cursor"},
+	{Keys: "J", Does: "fountain on / off (it runs every 30 steps while on)"},
+	{Keys: "P, N", Does: "pause / resume; one step while paused"},
+	{Keys: "arrows, drag", Does: "pan; wheel: zoom about the cursor"},
+	{Keys: "Esc", Does: "quit"},
+}
+
+// hintLine is the line of keys under the timeline.
+const hintLine = "H keys  O overlay  +/- workers  S serial  C checks  B batch  Space/click burst  P pause  N step  F freeze  K baseline  T trace  click a bar: its step  click a system: filter  wheel/drag timeline  Esc quit"
+
+// gamePanel is the demo's line under the overlay's top lines: the
+// world, the sprites drawn, and whether the game is paused.
+func (w *window) gamePanel() overlay.Panel {
+	return overlay.Panel{Name: "game", Dock: overlay.Top, Layout: func(c *overlay.Canvas) int {
+		_, landings := w.g.Landings()
+		s := fmt.Sprintf("entities %d  visible %d  landings %d   sprites %d in %d draw calls",
+			w.g.Len(), w.g.Visible(), landings, w.spr.drawn, w.spr.calls)
+		if w.ctl.Paused {
+			s = "PAUSED (P resumes, N steps)   " + s
+		}
+		return c.Wrap(4, 1, s, 2) + 2
+	}}
+}

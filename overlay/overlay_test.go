@@ -1,0 +1,247 @@
+package overlay
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+)
+
+// These tests import Ebiten, which panics at init without a display: run
+// them under xvfb-run (make test does). None opens a window: the overlay's
+// picture is data (boxes and shapes) until it is painted.
+
+// pos is the test world's one component.
+type pos struct{ X, Y float64 }
+
+// mover is a system with a chunk pass, a marker inside it and a counter.
+type mover struct {
+	p     ecs.Writer[pos]
+	pass  *engine.Pass
+	mark  engine.Marker
+	count engine.Counter
+}
+
+func (s *mover) Name() string { return "mover" }
+
+func (s *mover) Build(b *engine.Builder) error {
+	d := b.Decl()
+	s.p = ecs.Write[pos](d)
+	s.pass = b.Chunks("step", ecs.NewQuery1(d, s.p), s.step)
+	s.mark, s.count = b.Marker("inner"), b.Counter("moved")
+	return nil
+}
+
+func (s *mover) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
+
+func (s *mover) step(c *ecs.Chunk) {
+	sp := s.mark.Begin(c.Worker())
+	p := s.p.Column(c)
+	for i := range p {
+		p[i].X += 1
+	}
+	sp.End()
+	s.count.Add(c.Worker(), int64(len(p)))
+}
+
+// newEngine is a small engine with the mover over n entities, stepped
+// steps times with the overlay polling after each step.
+func newEngine(t *testing.T, workers, n, steps int, opt Options) (*engine.Engine, *Overlay) {
+	t.Helper()
+	w := ecs.NewWorld(ecs.Options{})
+	comp := ecs.NewComponent[pos](w)
+	cmds := w.NewCommands()
+	for range n {
+		comp.Add(cmds, cmds.Spawn(), pos{})
+	}
+	e, err := engine.New(w, engine.Config{Workers: workers, Batch: 64})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, e.Close()) })
+	e.Add(engine.Update, &mover{})
+	require.NoError(t, e.Build())
+	_, err = w.Apply(cmds)
+	require.NoError(t, err)
+	o := New(e, opt)
+	for range steps {
+		require.NoError(t, e.Tick())
+		o.poll()
+	}
+	return e, o
+}
+
+// The screens the layout must fit.
+var screens = []image.Point{{1280, 720}, {800, 600}}
+
+// checkBoxes fails the test for every text box that leaves the screen
+// or overlaps another.
+func checkBoxes(t *testing.T, what string, sz image.Point, boxes []Box) {
+	t.Helper()
+	scr := image.Rectangle{Max: sz}
+	for i, b := range boxes {
+		assert.True(t, b.R.In(scr), "%s at %v: %s's %q at %v leaves the screen", what, sz, b.Panel, b.Text, b.R)
+		for _, c := range boxes[i+1:] {
+			assert.False(t, b.R.Overlaps(c.R), "%s at %v: %s's %q at %v overlaps %s's %q at %v", what, sz, b.Panel, b.Text, b.R, c.Panel, c.Text, c.R)
+		}
+	}
+}
+
+// longestMessages are the longest messages the overlay prints on its
+// band: a spike's with the default trace folder, and a trace that
+// failed on a bad folder.
+func longestMessages(t *testing.T, e *engine.Engine) []string {
+	spike := spikeMessage(math.MaxUint64, 99999*time.Millisecond, 16600*time.Microsecond) + "; its trace: " +
+		filepath.Join(os.TempDir(), fmt.Sprintf("weft-spike-step-%d-20060102-150405.000.json", uint64(math.MaxUint64)))
+	tr := tracer{dir: filepath.Join(t.TempDir(), "no", strings.Repeat("such-folder-", 8))}
+	tr.start(e)
+	for range TraceSteps {
+		require.NoError(t, e.Tick())
+		tr.add(e)
+	}
+	require.Contains(t, tr.msg, "trace failed: ")
+	return []string{spike, tr.msg}
+}
+
+// At 1280×720 and 800×600, with the longest messages and every status
+// on, no text leaves the screen or overlaps another: the panels, the
+// floating bands, the help, the hint while hidden.
+func TestLayoutFits(t *testing.T) {
+	e, o := newEngine(t, 3, 5000, 20, Options{})
+	msgs := longestMessages(t, e)
+	o.poll()
+	o.tl.copyFrom(e.Timings().Last(), 0)
+	o.hold()                          // a baseline held
+	require.True(t, o.selectStep(18)) // a step selected: frozen
+	o.view.filter = 0                 // filtered
+	o.view.from, o.view.to = 0, 10000 // zoomed
+	for _, sz := range screens {
+		for _, msg := range msgs {
+			o.tr.say(msg)
+			o.layout(sz)
+			checkBoxes(t, "panels", sz, o.pic.boxes)
+			texts := boxTexts(o.pic.boxes)
+			assert.Contains(t, panelsOf(o.pic.boxes), "message", "the message is on screen")
+			assert.Contains(t, texts, "timeline FROZEN on step")
+			assert.Contains(t, texts, "baseline: step")
+			for _, name := range []string{"frame", "step", "graph", "systems", "predict", "timeline", "hint"} {
+				assert.Contains(t, panelsDrawn(o), name, "at %v every panel fits", sz)
+			}
+		}
+		o.help = true
+		o.layout(sz)
+		checkBoxes(t, "help", sz, o.pic.boxes)
+		o.help, o.visible = false, false
+		o.layout(sz)
+		checkBoxes(t, "hidden", sz, o.pic.boxes)
+		assert.Equal(t, []string{"F3 overlay  F1 keys"}, boxTexts2(o.pic.boxes), "hidden, only the hint")
+		o.visible = true
+	}
+}
+
+func panelsOf(boxes []Box) []string {
+	var s []string
+	for _, b := range boxes {
+		s = append(s, b.Panel)
+	}
+	return s
+}
+
+func boxTexts(boxes []Box) string { return strings.Join(boxTexts2(boxes), "\n") }
+
+func boxTexts2(boxes []Box) []string {
+	var s []string
+	for _, b := range boxes {
+		s = append(s, b.Text)
+	}
+	return s
+}
+
+func panelsDrawn(o *Overlay) []string {
+	var s []string
+	for _, p := range o.panels {
+		if !p.r.Empty() {
+			s = append(s, p.Name)
+		}
+	}
+	return s
+}
+
+// The help's keys stay in their column: every description starts at the
+// same column, after the longest key.
+func TestHelpColumns(t *testing.T) {
+	_, o := newEngine(t, 0, 100, 1, Options{Keys: []KeyHelp{{Keys: "a very long key name of the game's", Does: strings.Repeat("does a lot ", 20)}}})
+	for _, sz := range screens {
+		o.help = true
+		o.layout(sz)
+		require.Len(t, o.pic.boxes, 1)
+		lines := strings.Split(o.pic.boxes[0].Text, "\n")[1:]
+		col := -1
+		for _, l := range lines {
+			if l == "..." {
+				continue
+			}
+			i := strings.Index(l, "  ") // the gap after the key column
+			for i < len(l) && l[i] == ' ' {
+				i++
+			}
+			if col < 0 {
+				col = i
+			}
+			assert.Equal(t, col, i, "at %v, %q", sz, l)
+		}
+		checkBoxes(t, "help", sz, o.pic.boxes)
+	}
+}
+
+// The tooltip stays on the screen and off the timeline's title, wherever
+// the cursor is over the lanes.
+func TestTooltipPlace(t *testing.T) {
+	for _, sz := range screens {
+		scr := image.Rectangle{Max: sz}
+		title := image.Rect(0, sz.Y-140, sz.X, sz.Y-108)
+		for y := sz.Y - 108; y < sz.Y-30; y += 3 {
+			for _, x := range []int{0, 5, sz.X / 2, sz.X - 5} {
+				r := tooltipAt(x, y, 300, 2*lineH+4, scr, title)
+				assert.True(t, r.In(scr), "cursor (%d, %d): %v", x, y, r)
+				assert.False(t, r.Overlaps(title), "cursor (%d, %d): %v covers the title", x, y, r)
+			}
+		}
+	}
+}
+
+// Short times read in µs or ns, never "0.000 ms"; the axis's ticks too.
+func TestShortTimes(t *testing.T) {
+	assert.Equal(t, "400 ns", dur(400))
+	assert.Equal(t, "12.5 µs", dur(12500))
+	assert.Equal(t, "1.500 ms", dur(1.5e6))
+	assert.Equal(t, "5 µs", tickLabel(0.005, 0.005))
+	assert.Equal(t, "0.2 µs", tickLabel(0.0002, 0.0001))
+	assert.Equal(t, 2, chars("µs"))
+}
+
+// wrap keeps to the width and the line count; ellipsis marks a cut.
+func TestWrap(t *testing.T) {
+	path := "/tmp/" + strings.Repeat("long-folder-name/", 10) + "weft-trace.json"
+	for _, n := range []int{20, 60} {
+		lines := wrap("trace written to "+path+" (open it)", n, 0)
+		for _, l := range lines {
+			assert.LessOrEqual(t, chars(l), n, "%q", l)
+		}
+		nospace := func(s string) string { return strings.ReplaceAll(s, " ", "") }
+		assert.Equal(t, nospace("trace written to "+path+" (open it)"), nospace(strings.Join(lines, "")), "nothing lost")
+	}
+	lines := wrap(strings.Repeat("word ", 100), 20, 3)
+	assert.Len(t, lines, 3)
+	assert.True(t, strings.HasSuffix(lines[2], "..."), lines[2])
+	assert.Equal(t, "abcdefg...", ellipsis("abcdefghijklmn", 10))
+	assert.Equal(t, "short", ellipsis("short", 10))
+}

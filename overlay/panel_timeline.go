@@ -1,0 +1,269 @@
+package overlay
+
+import (
+	"fmt"
+	"image"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+)
+
+const laneLabelW = 48 // "owner", "w1", ... left of the lanes
+
+// laneH is a lane's height for n lanes: 16 lanes fit.
+func laneH(n int) int { return min(max(160/max(n, 1), 9), 18) }
+
+// tlGeom is where the timeline was laid out, in the panel's coordinates.
+type tlGeom struct {
+	laneY, lh int
+	width     float32 // the lanes' width
+	title     image.Rectangle
+}
+
+// hoverState is the box under the cursor and its text, rebuilt only when
+// the box or the step changes.
+type hoverState struct {
+	hovered, textOf int
+	text            string
+	step            uint64
+	sh              shapes
+}
+
+// timelinePanel is the shown step's timeline: a lane for the owner and
+// one per worker, a box per job coloured by system (bright with a yellow
+// foot on the critical path, dimmed elsewhere), the markers' spans inside
+// them, an ms axis. The wheel zooms about the cursor, dragging pans, a
+// right click shows the whole step; hovering a box shows its details.
+func (o *Overlay) timelinePanel() Panel {
+	return Panel{Name: "timeline", Dock: Bottom, Layout: o.layoutTimeline, Input: o.timelineInput, Draw: o.drawHover}
+}
+
+func (o *Overlay) layoutTimeline(c *Canvas) int {
+	g := &o.geom
+	lines := c.Wrap(6, 0, o.timelineHead(), 2)
+	g.title = image.Rect(0, 0, c.W, lines)
+	g.laneY, g.lh, g.width = lines, laneH(o.tl.lanes), float32(c.W-laneLabelW-8)
+	for l := range o.tl.lanes {
+		c.rect(laneLabelW, float32(g.laneY+l*g.lh), g.width, float32(g.lh-1), colLane)
+		c.Text(6, g.laneY+l*g.lh+(g.lh-lineH)/2, laneName(l))
+	}
+	axisY := g.laneY + o.tl.lanes*g.lh
+	o.layoutAxis(c, axisY)
+	o.layoutBoxes(c)
+	return axisY + lineH + 2
+}
+
+// timelineHead is the timeline's title: its step, state, view and path.
+func (o *Overlay) timelineHead() string {
+	state := "live (" + keyName(o.opt.Freeze) + " freezes)"
+	if o.frozen {
+		state = "FROZEN (" + keyName(o.opt.Freeze) + " thaws)"
+	}
+	view := ""
+	if o.view.to > o.view.from {
+		view = fmt.Sprintf(", zoomed to %s-%s (right click: all)", dur(float64(o.view.from)), dur(float64(o.view.to)))
+	}
+	if f := o.view.filter; f >= 0 && int(f) < len(o.tl.systems) {
+		view += ", only " + o.tl.name(f)
+	}
+	gc := ""
+	if o.tl.gc > 0 {
+		gc = fmt.Sprintf(", GC pauses %.2f ms in its frame (magenta)", o.tl.gc)
+	}
+	return fmt.Sprintf("step %d timeline, %s: %.2f ms, owner + %d workers, %d jobs, critical path %.2f ms in %d jobs (yellow)%s%s",
+		o.tl.step, state, ms(o.tl.total), max(o.tl.lanes-1, 0), o.tl.jobs, ms(o.tl.path), o.tl.pathLen, view, gc)
+}
+
+// layoutAxis draws the ms axis's grid lines and labels; a label that
+// would run past the lanes' end or into the one before is left out.
+func (o *Overlay) layoutAxis(c *Canvas, axisY int) {
+	g := &o.geom
+	from, to := o.view.window(o.tl.end)
+	tick := msTick(float64(to-from) / 1e6)
+	free := laneLabelW // the first x a label may start at
+	for t := math.Floor(float64(from)/1e6/tick) * tick; t*1e6 <= float64(to); t += tick {
+		if t*1e6 < float64(from) {
+			continue
+		}
+		x := laneLabelW + float32((t*1e6-float64(from))/float64(to-from))*g.width
+		c.rect(x, float32(g.laneY), 1, float32(o.tl.lanes*g.lh), colGrid)
+		label := tickLabel(t, tick)
+		if lx := int(x) + 2; lx >= free && lx+textW(label) <= laneLabelW+int(g.width) {
+			c.Text(lx, axisY, label)
+			free = lx + textW(label) + charW
+		}
+	}
+	if o.tl.gc > 0 {
+		c.rect(laneLabelW, float32(g.laneY-3), g.width, 2, colGC)
+	}
+}
+
+// layoutBoxes draws the jobs' boxes, their names where they fit, and
+// the markers' boxes inside them.
+func (o *Overlay) layoutBoxes(c *Canvas) {
+	for i := range o.tl.slices {
+		sl := &o.tl.slices[i]
+		bx, by, bw, bh, ok := o.box(i)
+		if !ok {
+			continue
+		}
+		col := systemColor(sl.System)
+		if !sl.Critical {
+			col = col.scaled(0.55)
+		}
+		c.rect(bx, by, bw, bh, col)
+		if sl.Critical {
+			c.rect(bx, by+bh-2, bw, 2, colCritical)
+		}
+		if o.geom.lh >= lineH-2 && int(bw) > textW(sl.Label)+4 {
+			c.Text(int(bx)+2, int(by)+(o.geom.lh-lineH)/2, sl.Label)
+		}
+	}
+	for i := range o.tl.marks {
+		if bx, by, bw, bh, ok := o.markBox(i); ok {
+			c.rect(bx, by, bw, bh, colMarker)
+		}
+	}
+}
+
+// box is slice i's box, in the panel; ok is false when it is outside
+// the shown range or filtered out.
+func (o *Overlay) box(i int) (x, y, w, h float32, ok bool) {
+	sl := &o.tl.slices[i]
+	x, w, ok = o.span(sl.Start, sl.End)
+	return x, float32(o.geom.laneY + int(sl.Worker)*o.geom.lh), w, float32(o.geom.lh - 1), ok && o.view.shows(sl.System)
+}
+
+// markBox is marker span i's box: a thinner box inside its job's, lower
+// for each level of nesting; filtered with its system.
+func (o *Overlay) markBox(i int) (x, y, w, h float32, ok bool) {
+	m := &o.tl.marks[i]
+	x, w, ok = o.span(m.Start, m.End)
+	if int(m.Marker) < len(o.tl.markers) {
+		ok = ok && o.view.shows(o.tl.markers[m.Marker].System)
+	}
+	inset := float32(3 + 2*m.Depth)
+	return x, float32(o.geom.laneY+int(m.Worker)*o.geom.lh) + inset, w, max(float32(o.geom.lh-1)-2*inset, 2), ok
+}
+
+// span is the horizontal extent of [start, end] in the shown range.
+func (o *Overlay) span(start, end int64) (x, w float32, ok bool) {
+	from, to := o.view.window(o.tl.end)
+	if end < from || start > to {
+		return 0, 0, false
+	}
+	scale := o.geom.width / float32(to-from)
+	x0 := laneLabelW + float32(max(start, from)-from)*scale
+	x1 := laneLabelW + float32(min(end, to)-from)*scale
+	return x0, max(x1-x0, 1), true
+}
+
+// laneName is lane l's label: the owner, then the workers.
+func laneName(l int) string {
+	if l == 0 {
+		return "owner"
+	}
+	return fmt.Sprintf("w%d", l)
+}
+
+// onLanes reports whether the panel point is over the lanes.
+func (o *Overlay) onLanes(x, y int) bool {
+	g := &o.geom
+	return y >= g.laneY && y < g.laneY+o.tl.lanes*g.lh && x >= laneLabelW
+}
+
+// timelineInput zooms about the cursor with the wheel, pans while
+// dragging, and shows the whole step on a right click.
+func (o *Overlay) timelineInput(p Pointer) bool {
+	v := &o.view
+	switch {
+	case !p.Held:
+		v.dragX = -1
+	case v.dragX >= 0:
+		if dx := p.X - v.dragX; dx != 0 {
+			v.pan(float32(dx), o.geom.width, o.tl.end)
+			o.redo = 0
+		}
+		v.dragX = p.X
+	case o.onLanes(p.X, p.Y):
+		v.dragX = p.X
+	}
+	if p.Wheel != 0 && o.onLanes(p.X, p.Y) {
+		v.zoom(math.Pow(0.8, p.Wheel), float32(p.X-laneLabelW), o.geom.width, o.tl.end)
+		o.redo = 0
+	}
+	if p.RightClick && o.onLanes(p.X, p.Y) {
+		v.from, v.to, o.redo = 0, 0, 0
+	}
+	return true
+}
+
+// hit is the box under the panel point (x, y): a job's index, or
+// len(slices) plus a marker's (markers win: they sit inside jobs); -1
+// for none. It also returns the box.
+func (o *Overlay) hit(x, y int) (int, image.Rectangle) {
+	fx, fy := float32(x), float32(y)
+	in := func(bx, by, bw, bh float32) bool { return fx >= bx && fx < bx+max(bw, 2) && fy >= by && fy < by+bh+1 }
+	at, r := -1, image.Rectangle{}
+	for i := range o.tl.slices {
+		if bx, by, bw, bh, ok := o.box(i); ok && in(bx, by, bw, bh) {
+			at, r = i, image.Rect(int(bx), int(by), int(bx+bw), int(by+bh))
+		}
+	}
+	for i := range o.tl.marks {
+		if bx, by, bw, bh, ok := o.markBox(i); ok && in(bx, by, bw, bh) {
+			at, r = len(o.tl.slices)+i, image.Rect(int(bx), int(by), int(bx+bw), int(by+bh))
+		}
+	}
+	return at, r
+}
+
+// hoverText is box i's details.
+func (o *Overlay) hoverText(i int) string {
+	if m := i - len(o.tl.slices); m >= 0 {
+		mk := &o.tl.marks[m]
+		name := "?"
+		if int(mk.Marker) < len(o.tl.markers) {
+			name = o.tl.markers[mk.Marker].Name
+		}
+		return fmt.Sprintf("marker %s, nesting %d\n%s, start %s, duration %s",
+			name, mk.Depth, laneName(int(mk.Worker)), dur(float64(mk.Start)), dur(float64(mk.End-mk.Start)))
+	}
+	sl := &o.tl.slices[i]
+	what := fmt.Sprintf("chunk %d, %d entities", sl.Chunk, sl.Rows)
+	if sl.Rows == 0 { // a range pass's part or an engine job: no entities to count
+		what = fmt.Sprintf("part %d", sl.Chunk)
+	}
+	crit := ""
+	if sl.Critical {
+		crit = ", on the critical path"
+	}
+	return fmt.Sprintf("%s: %s %s\n%s, start %s, duration %s%s",
+		o.tl.name(sl.System), sl.Label, what, laneName(int(sl.Worker)), dur(float64(sl.Start)), dur(float64(sl.End-sl.Start)), crit)
+}
+
+// drawHover outlines the box under the cursor and shows its details in
+// a tooltip that keeps off the title and inside the screen.
+func (o *Overlay) drawHover(screen *ebiten.Image, r image.Rectangle, mx, my int) {
+	h := &o.hover
+	h.hovered = -1
+	if !(image.Point{mx, my}).In(r) {
+		return
+	}
+	i, box := o.hit(mx-r.Min.X, my-r.Min.Y)
+	if h.hovered = i; i < 0 {
+		return
+	}
+	if h.step != o.tl.step || h.textOf != i || h.text == "" {
+		h.step, h.textOf, h.text = o.tl.step, i, fitLines(o.hoverText(i), (screen.Bounds().Dx()-16)/charW)
+	}
+	box = box.Add(r.Min)
+	tip := tooltipAt(mx, my, textW(h.text)+8, 2*lineH+4, screen.Bounds(), o.geom.title.Add(r.Min))
+	h.sh.begin(screen)
+	h.sh.frame(float32(box.Min.X), float32(box.Min.Y), float32(box.Dx()), float32(box.Dy()), 1, colText)
+	h.sh.rect(float32(tip.Min.X), float32(tip.Min.Y), float32(tip.Dx()), float32(tip.Dy()), rgba(0, 0, 0, 0xf0))
+	h.sh.frame(float32(tip.Min.X), float32(tip.Min.Y), float32(tip.Dx()), float32(tip.Dy()), 1, colText)
+	h.sh.flush()
+	ebitenutil.DebugPrintAt(screen, h.text, tip.Min.X+4, tip.Min.Y+2)
+}
