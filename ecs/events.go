@@ -28,9 +28,14 @@ import (
 // later: memory is bounded by two steps of events, and buffers are reused,
 // so the steady state allocates nothing.
 //
-// Order: a reader's events are sorted by (writer's built order, writer's
-// owner events first, then its queries and chunks in order, then the
-// sequence within a chunk): the same for every worker count and batch size.
+// Order: the older step first, as they were emitted: the previous parts
+// of the writers at or after the reader, then the current parts of those
+// before it; within each, by (writer's built order, writer's owner events
+// first, then its queries and chunks in order, then the sequence within a
+// chunk): the same for every worker count and batch size.
+//
+// A Range pass has no chunk, so its jobs cannot emit: emit from a chunk
+// pass, or gather in the system's own buffers and EmitOwner in Merge.
 
 // stream is the world's stream of events of one type.
 type stream[T any] struct {
@@ -93,7 +98,7 @@ func Emit[T any](d *Decl) Emitter[T] {
 // allocates only while the chunk's buffer grows past its largest size.
 func (e Emitter[T]) Emit(c *Chunk, ev T) {
 	if c == nil {
-		e.s.d.w.refuse(errorf(CodeBadArgument, e.s.d.name, reflect.TypeFor[T]().String(), "Emit(nil, ev) with the %[2]v emitter of system %[1]q: Emit takes the calling job's chunk; on the owner (Schedule, Merge) emit with EmitOwner(ev)", e.s.d.name, reflect.TypeFor[T]()))
+		e.s.d.w.refuse(errorf(CodeBadArgument, e.s.d.name, reflect.TypeFor[T]().String(), "Emit(nil, ev) with the %[2]v emitter of system %[1]q: Emit takes the calling job's chunk; on the owner (Schedule, Merge) emit with EmitOwner(ev); a Range pass has no chunk and cannot emit: emit from a Chunks pass, or keep its results in the system's own buffers and EmitOwner them in Merge (they join the next step)", e.s.d.name, reflect.TypeFor[T]()))
 	}
 	if c.q.d != e.s.d {
 		err := errorf(CodeUndeclared, c.q.d.name, "", "a job of system %q emitted %v events with the token of system %q; declare ecs.Emit[%v] in %q and use that token", c.q.d.name, reflect.TypeFor[T](), e.s.d.name, reflect.TypeFor[T](), c.q.d.name)

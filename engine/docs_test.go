@@ -29,3 +29,13 @@ func TestGuide(t *testing.T) {
 		assert.Contains(t, string(src), string(b[1]), "a Go block of the guide is not in guide_test.go or guide_checks_test.go: copy it there (or fix the guide)")
 	}
 }
+
+// The order of events the guide shows (section 10) is the one a reader
+// gets, on every worker count.
+func TestGuideEventOrder(t *testing.T) {
+	doc, err := os.ReadFile("../docs/writing-a-system.md")
+	require.NoError(t, err)
+	for _, workers := range []int{0, 1, 2, 4} {
+		assert.Contains(t, string(doc), "On every worker count, `log` reads:\n\n```text\n"+noteOrder(workers)+"\n```", "W%d", workers)
+	}
+}

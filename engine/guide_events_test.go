@@ -5,6 +5,7 @@ package engine_test
 
 import (
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -96,6 +97,76 @@ func Example_events() {
 	// step 1 expired so far 500
 	// step 2 expired so far 750
 	// step 3 expired so far 1000
+}
+
+// Note is an event that says who emitted it, and in which step.
+type Note struct {
+	From string
+	Step uint64
+}
+
+// Say emits one Note a step, from its Schedule.
+type Say struct {
+	name string
+	note ecs.Emitter[Note]
+}
+
+func (s *Say) Name() string { return s.name }
+
+func (s *Say) Build(b *engine.Builder) error {
+	s.note = ecs.Emit[Note](b.Decl())
+	return nil
+}
+
+func (s *Say) Schedule(f *engine.Frame) error {
+	s.note.EmitOwner(Note{s.name, f.Time().Step})
+	return nil
+}
+
+// Log writes down the Notes it reads, step by step.
+type Log struct {
+	notes ecs.EventReader[Note]
+	Lines []string
+}
+
+func (s *Log) Name() string { return "log" }
+
+func (s *Log) Build(b *engine.Builder) error {
+	s.notes = ecs.ReadEvents[Note](b.Decl())
+	return nil
+}
+
+func (s *Log) Schedule(f *engine.Frame) error {
+	line := fmt.Sprint("step ", f.Time().Step, ":")
+	for _, n := range s.notes.Events() {
+		line += fmt.Sprint(" ", n.From, n.Step)
+	}
+	s.Lines = append(s.Lines, line)
+	return nil
+}
+
+// noteOrder runs a (Update), b (PostUpdate), log and c (PreRender, c
+// after log) for three steps on a pool of the given workers.
+func noteOrder(workers int) string {
+	eng, err := engine.New(spawnLives(10), engine.Config{Workers: workers})
+	if err != nil {
+		panic(err)
+	}
+	defer eng.Close()
+	log := &Log{}
+	eng.Add(engine.Update, &Say{name: "a"})
+	eng.Add(engine.PostUpdate, &Say{name: "b"})
+	eng.Add(engine.PreRender, log)
+	eng.Add(engine.PreRender, &Say{name: "c"}, engine.After("log"))
+	if err := eng.Build(); err != nil {
+		panic(err)
+	}
+	for range 3 {
+		if err := eng.Tick(); err != nil {
+			panic(err)
+		}
+	}
+	return strings.Join(log.Lines, "\n")
 }
 
 // Kicked marks the entities that Kick refreshes.

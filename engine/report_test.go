@@ -127,3 +127,27 @@ func TestMisuseNamesSystem(t *testing.T) {
 	assert.Equal(t, "leaky", ee.System)
 	assert.ErrorIs(t, ee, ecs.ErrReadModified)
 }
+
+// A Range pass has no chunk, so it cannot emit: the step says so, names
+// the system, and says what to use instead.
+func TestRangeCannotEmit(t *testing.T) {
+	for _, workers := range []int{0, 1, 2, 4} {
+		eng := newEngine(t, world(t, 4), engine.Config{Workers: workers})
+		var pass *engine.Pass
+		require.NoError(t, eng.Add(engine.Update, &toy{name: "ranger",
+			build: func(b *engine.Builder) error {
+				em := ecs.Emit[ping](b.Decl())
+				pass = b.Range("spread", func(lo, hi int) { em.Emit(nil, ping{From: "ranger"}) })
+				return nil
+			},
+			sched: func(f *engine.Frame) error { return f.RunRange(pass, 8, 2) }}))
+		require.NoError(t, eng.Build())
+		err := eng.Tick()
+		var ee *engine.Error
+		require.True(t, errors.As(err, &ee), "W%d: %v", workers, err)
+		assert.Equal(t, engine.CodeJob, ee.Code)
+		assert.Equal(t, "ranger", ee.System)
+		assert.ErrorIs(t, err, ecs.ErrBadArgument)
+		assert.Contains(t, err.Error(), "a Range pass has no chunk and cannot emit: emit from a Chunks pass")
+	}
+}
