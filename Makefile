@@ -30,7 +30,7 @@ XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz bench-frame bench-batch bench-contention bench-peers bench-demo plots
+.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz bench-frame bench-batch bench-contention bench-w1-hog bench-peers bench-demo plots
 
 help:
 	@echo "make run         run the demo game, go run ./demo (installs build packages if missing)"
@@ -43,6 +43,7 @@ help:
 	@echo "make bench-frame [ROUNDS=9] [PROCS=2]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
 	@echo "make bench-batch [ROUNDS=9]  the frame at fixed batch sizes against the adaptive batch, raw output in bench/batch.txt"
 	@echo "make bench-contention [ROUNDS=9]  headless step, 0 against 1 worker, with a CPU hog on core 1"
+	@echo "make bench-w1-hog [ROUNDS=9]  bench/'s W1, weft against the Go peers, with a CPU hog on core 1: bench/w1-hog.txt"
 	@echo "make bench-peers [ROUNDS=9]  make bench's workloads with enkiTS and Taskflow (C++) in the same rounds: bench/peers.txt"
 	@echo "make bench-demo [ROUNDS=9]   the demo window under Xvfb, serial against 1 worker: TPS and FPS"
 
@@ -162,6 +163,14 @@ bench-batch:
 # and 50k entities, alternating, while a hog spins on core 1.
 bench-contention:
 	bash scripts/contention.sh $(ROUNDS)
+
+# bench/'s W1 (weft, serial and the Go peers, each its own process over
+# ROUNDS shuffled rounds) while a hog spins on core 1 (scripts/hog.sh).
+bench-w1-hog:
+	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; cd bench && go test -c -o $$d/bench.test . && \
+	bash ../scripts/hog.sh go run ./cmd/benchrun -bin $$d/bench.test -rounds $(ROUNDS) -procs "$(PROCS)" \
+		-o w1-hog.txt -bench '^BenchmarkW1=$(W1TIME)'
+	cd bench && go run ./cmd/benchtable < w1-hog.txt
 
 bench-demo: deps-test
 	bash scripts/demo-rates.sh $(ROUNDS)
