@@ -167,7 +167,7 @@ func Example_j013() {
 	consume := jobs.Job{Label: jobs.Label{Name: "consume"}, Run: func(*jobs.Ctx) {}}
 	ev, _ := p.Event(jobs.Label{Name: "input ready"})
 	p.Schedule(consume, ev)
-	err := p.Reset() // jobs: WEFT-J013 "input ready"[0]: 1 event(s) never triggered in this frame were cancelled, and the jobs after them Blocked; trigger every event (or Cancel it) before Reset
+	err := p.Reset() // jobs: WEFT-J013 "input ready"[0]: Reset found 1 event(s) never triggered in this frame and cancelled them, and the jobs after them Blocked; trigger every event (or Cancel it) before Reset
 	fmt.Println(err)
-	// Output: jobs: WEFT-J013 "input ready"[0]: 1 event(s) never triggered in this frame were cancelled, and the jobs after them Blocked; trigger every event (or Cancel it) before Reset
+	// Output: jobs: WEFT-J013 "input ready"[0]: Reset found 1 event(s) never triggered in this frame and cancelled them, and the jobs after them Blocked; trigger every event (or Cancel it) before Reset
 }

@@ -19,7 +19,7 @@ const (
 	CodeCancelled     Code = "WEFT-J006" // the job was cancelled before it started
 	CodeBlocked       Code = "WEFT-J007" // a prerequisite failed or was cancelled
 	CodeWaitCycle     Code = "WEFT-J008" // a job waits on itself or on a job that needs it
-	CodeBusy          Code = "WEFT-J009" // Reset while jobs are in flight
+	CodeBusy          Code = "WEFT-J009" // Reset inside a job, off the owner or while a guest drives; Observed off the owner
 	CodeBadArgument   Code = "WEFT-J010" // invalid Job, Options or ParallelFor arguments
 	CodeInsideJob     Code = "WEFT-J011" // Pool.Wait or Pool.Close called from inside a job
 	CodeTriggered     Code = "WEFT-J012" // an Event triggered twice, or after Cancel

@@ -67,10 +67,11 @@ func (p *Pool) claimTrigger(w *participant, idx uint32, r *record, cancel bool) 
 }
 
 // cancelEvents cancels every event of the frame that was never triggered,
-// and says so in an error naming the first. Executed only by the driver of
-// parts[0] (w) in Reset or Close; it scans the arena only while events are
-// open.
-func (p *Pool) cancelEvents(w *participant) error {
+// and says so in an error naming the first and call, the Pool method that
+// found them (Reset or Close). Executed only by the owner in Reset or
+// Close, as the driver of parts[0] (w), or nil while a guest drives it;
+// it scans the arena only while events are open.
+func (p *Pool) cancelEvents(w *participant, call string) error {
 	if p.events.Load() == 0 {
 		return nil
 	}
@@ -92,5 +93,5 @@ func (p *Pool) cancelEvents(w *participant) error {
 	if first == nil {
 		return nil
 	}
-	return errorf(CodeUntriggered, first.job.Label, "%d event(s) never triggered in this frame were cancelled, and the jobs after them Blocked; trigger every event (or Cancel it) before Reset", n)
+	return errorf(CodeUntriggered, first.job.Label, "%s found %d event(s) never triggered in this frame and cancelled them, and the jobs after them Blocked; trigger every event (or Cancel it) before %s", call, n, call)
 }

@@ -103,7 +103,10 @@ func TestResetWithUntriggeredEvent(t *testing.T) {
 		assert.True(t, ran.Load())
 		require.NoError(t, p.Reset())
 		mustEvent(t, p, "at close")
-		requireCode(t, p.Close(), CodeUntriggered)
+		e = requireCode(t, p.Close(), CodeUntriggered)
+		assert.Contains(t, e.Msg, "Close found 1 event(s)")
+		assert.Contains(t, e.Msg, "before Close")
+		assert.NotContains(t, e.Msg, "Reset")
 		_, err := p.Event(Label{Name: "closed"})
 		requireCode(t, err, CodeClosed)
 	})
@@ -151,7 +154,8 @@ func TestCloseCancelsTheEventAGuestWaitsOn(t *testing.T) {
 			for p.Stats(nil)[0].Parks == 0 { // the guest drives parts[0] and has parked
 				runtime.Gosched()
 			}
-			requireCode(t, p.Close(), CodeUntriggered)
+			e := requireCode(t, p.Close(), CodeUntriggered)
+			assert.Contains(t, e.Msg, "Close found")
 			requireCode(t, <-waited, CodeBlocked)
 		})
 	}

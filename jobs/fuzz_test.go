@@ -14,14 +14,19 @@ func FuzzGraph(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 1, 4, 0, 5, 0, 3, 1, 7, 0, 0, 2, 3, 0})
 	f.Add([]byte{6, 3, 1, 0, 2, 1, 0, 1, 8, 0, 3, 2, 7, 1, 0, 0, 3, 0})
 	f.Add([]byte{4, 0, 4, 1, 5, 0, 5, 1, 0, 0, 3, 4, 9, 9})
-	serial, _ := New(Options{Workers: 0, MaxJobs: 256})
-	parallel, _ := New(Options{Workers: 2, MaxJobs: 256})
 	foreign, _ := New(Options{Workers: 0})
-	f.Cleanup(func() { serial.Close(); parallel.Close(); foreign.Close() })
+	f.Cleanup(func() { foreign.Close() })
 	alien, _ := foreign.Schedule(Job{})
 	f.Fuzz(func(t *testing.T, ops []byte) {
-		for _, p := range []*Pool{serial, parallel} {
+		// Made here: each input runs on a goroutine of its own, and only a
+		// pool's owner may Reset it.
+		for _, w := range []int{0, 2} {
+			p, err := New(Options{Workers: w, MaxJobs: 256})
+			if err != nil {
+				t.Fatal(err)
+			}
 			fuzzFrame(t, p, alien, ops)
+			p.Close()
 		}
 	})
 }

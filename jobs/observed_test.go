@@ -61,3 +61,29 @@ func TestObserved(t *testing.T) {
 		requireCode(t, err, CodeStaleHandle)
 	})
 }
+
+// Observed and Reset are the owner's, outside of jobs: from another
+// goroutine, or inside a job (on a worker, or on the owner in its Wait),
+// they are refused with CodeBusy, and the pool goes on as before.
+func TestObservedAndResetRefusedOffTheOwner(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		h := mustSchedule(t, p, Job{Label: Label{Name: "a"}})
+		require.NoError(t, p.Wait(h))
+		errs := make(chan error, 2)
+		go func() {
+			_, err := p.Observed(h)
+			errs <- err
+			errs <- p.Reset()
+		}()
+		e := requireCode(t, <-errs, CodeBusy)
+		assert.Contains(t, e.Msg, "Observed called from a goroutine other than the pool's owner")
+		e = requireCode(t, <-errs, CodeBusy)
+		assert.Contains(t, e.Msg, "Reset called from a goroutine other than the pool's owner")
+		var inside error
+		j := mustSchedule(t, p, Job{Run: func(*Ctx) { _, inside = p.Observed(h) }})
+		require.NoError(t, p.Wait(j))
+		requireCode(t, inside, CodeBusy)
+		requireObserved(t, p, h, true)
+		require.NoError(t, p.Reset())
+	})
+}

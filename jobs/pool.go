@@ -282,18 +282,23 @@ func (p *Pool) Outcome(h Handle) (Outcome, error) {
 
 // Reset starts a new frame: it waits for every scheduled job (helping), then
 // forgets them all, so the arena is reused and every earlier Handle becomes
-// stale. Executed only by the owner, outside of jobs.
+// stale. Executed only by the owner, outside of jobs: inside a job, from
+// another goroutine, or while a guest is inside Wait or Schedule, it is
+// refused with CodeBusy.
 func (p *Pool) Reset() error {
 	g := goroutine()
 	if p.inJob(g) {
 		return errorf(CodeBusy, Label{}, "Reset called from inside a job; call it between frames")
+	}
+	if g != p.owner {
+		return errorf(CodeBusy, Label{}, "Reset called from a goroutine other than the pool's owner; call it from the goroutine that made the pool, between frames")
 	}
 	w := p.drive(g)
 	if w == nil {
 		return errorf(CodeBusy, Label{}, "Reset needs the owner: another goroutine is inside Wait or Schedule")
 	}
 	defer p.leave(w)
-	err := p.drain(w)
+	err := p.drain(w, "Reset")
 	p.adapt()
 	p.finishedFrames += uint64(p.jobs.next.Load()) - uint64(w.slotEnd-w.slot)
 	w.slot, w.slotEnd = 0, 0 // the owner's slots reserved ahead go with the arenas
@@ -315,18 +320,8 @@ func (p *Pool) Close() error {
 	if p.closed.Swap(true) {
 		return nil
 	}
-	var err error
-	w := p.drive(g)
-	for w == nil { // a guest is inside Wait or Schedule: let it finish
-		// It may be asleep on an event nobody will trigger: cancel those
-		// now, as drain would (the guest's Wait then ends), and report it.
-		if e := p.cancelEvents(nil); err == nil {
-			err = e
-		}
-		runtime.Gosched()
-		w = p.drive(g)
-	}
-	if e := p.drain(w); err == nil {
+	w, err := p.outwait(g)
+	if e := p.drain(w, "Close"); err == nil {
 		err = e
 	}
 	p.quit.Store(true)
@@ -334,6 +329,32 @@ func (p *Pool) Close() error {
 	p.leave(w)
 	p.wg.Wait()
 	return err
+}
+
+// outwait takes the owner deque for Close (goroutine g) once the guest
+// inside Wait or Schedule that holds it, if any, lets go. The guest may be
+// asleep behind an event nobody will trigger: before each sleep, outwait
+// cancels the open events, as drain would (the guest's Wait then ends),
+// and reports it; between sleeps it only looks, so the arena is scanned
+// once per sleep, not per look. The sleeps grow from spinFor to spinMax:
+// a guest's release wakes nobody, and Schedule holds the deque for
+// microseconds. Executed only by the owner, in Close.
+func (p *Pool) outwait(g uintptr) (*participant, error) {
+	var err error
+	nap := spinFor
+	for {
+		for range spinRounds {
+			if w := p.drive(g); w != nil {
+				return w, err
+			}
+			p.relax()
+		}
+		if e := p.cancelEvents(nil, "Close"); err == nil {
+			err = e
+		}
+		time.Sleep(nap)
+		nap = min(2*nap, spinMax)
+	}
 }
 
 // InJob reports whether the caller is running a job of p: a job body on a

@@ -77,12 +77,13 @@ func (p *Pool) idle() bool {
 
 // drain helps until no job is in flight, cancelling events never triggered
 // (first, and whenever it would park: a job may make one meanwhile), which
-// it reports. Executed only by the driver of parts[0] (w) in Reset or Close.
-func (p *Pool) drain(w *participant) (err error) {
+// it reports as found by call (Reset or Close). Executed only by the driver
+// of parts[0] (w) in Reset or Close.
+func (p *Pool) drain(w *participant, call string) (err error) {
 	p.draining.Store(true)
 	defer p.draining.Store(false)
 	defer w.endBusy(p)
-	err = p.cancelEvents(w)
+	err = p.cancelEvents(w, call)
 	for spins := 0; ; spins++ {
 		if j, ok := p.find(w); ok { // while there is work the frame is not idle: no need to look
 			w.beginBusy(p)
@@ -99,7 +100,7 @@ func (p *Pool) drain(w *participant) (err error) {
 			p.relax()
 			continue
 		}
-		if e := p.cancelEvents(w); err == nil {
+		if e := p.cancelEvents(w, call); err == nil {
 			err = e
 		}
 		if j, ok := p.park(w, p.idle); ok {
