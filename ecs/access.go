@@ -29,6 +29,7 @@ type Decl struct {
 	lookups      []safety.Key // the components it declared through lookups
 	emits, reads []safety.Key // event streams it emits and reads
 	emitters     []emitter    // its emissions, sized by its queries
+	digest       digest       // what its chunk jobs wrote this step (digest.go)
 }
 
 // resource is a declared resource: its type and whether the world has it.

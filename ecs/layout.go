@@ -17,6 +17,7 @@ type layout struct {
 	entNames []string  // their paths, for problems: "Target.Of"
 	leaves   []leaf    // numbers and strings, in field order; padding is not data
 	opaque   string    // the first field that hashing cannot see through ("" if none)
+	words    int       // 8-byte words of a type made only of them, else 0 (digest.go)
 }
 
 // leaf is a number of size bytes (1, 2, 4 or 8) at off, or a string.
@@ -34,6 +35,7 @@ var entityType = reflect.TypeFor[ark.Entity]()
 func layoutOf(t reflect.Type) layout {
 	var l layout
 	l.walk(t, 0, t.Name())
+	l.words = l.denseWords(t.Size())
 	return l
 }
 

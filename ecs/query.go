@@ -267,13 +267,23 @@ func (q *queryBase) runDropping(c *Chunk, worker int, inOrder bool, fn func(c *C
 
 // run runs fn on chunk c for participant worker; inOrder says that one
 // job runs every chunk. In checked mode the chunk's read-only columns are
-// verified unchanged afterwards. Executed only by the job that owns c.
+// verified unchanged afterwards; with digests on, its written columns go
+// into its system's digest (digest.go). Executed only by the job that owns c.
 func (q *queryBase) run(c *Chunk, worker int, inOrder bool, fn func(c *Chunk)) {
 	c.worker, c.inOrder = worker, inOrder
-	if !checksCompiled || !q.w.checks {
+	if checksCompiled && q.w.checks {
+		q.runChecked(c, fn)
+	} else {
 		fn(c)
-		return
 	}
+	if q.w.digests != DigestOff {
+		c.digest()
+	}
+}
+
+// runChecked runs fn on c and verifies that c's read-only columns are
+// unchanged afterwards. Executed only by the job that owns c.
+func (q *queryBase) runChecked(c *Chunk, fn func(c *Chunk)) {
 	var sums [maxCols]uint64
 	for i := range q.cols {
 		if q.cols[i].mode == safety.Read {

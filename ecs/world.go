@@ -34,6 +34,8 @@ type World struct {
 	res     map[reflect.Type]safety.Key
 	names   [256]string // component name by Ark ID index
 	layouts [256]layout // component layout by Ark ID index
+	types   [256]reflect.Type
+	digests DigestMode // what chunk jobs keep of their writes (digest.go)
 
 	decls    []*Decl
 	spawners []batchSpawner
@@ -134,6 +136,7 @@ func component[T any](w *World) compInfo {
 	w.comps[tp] = c
 	w.names[id.Index()] = tp.Name()
 	w.layouts[id.Index()] = layoutOf(tp)
+	w.types[id.Index()] = tp
 	return c
 }
 

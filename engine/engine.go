@@ -50,6 +50,8 @@ type Engine struct {
 	run     runner     // the pool and tracker that run the steps
 	scratch scratch    // per-step working state, reused to allocate nothing
 	out     outputs    // what a step leaves for the game to read
+	dig     digests    // the systems' digests of the last step (digest.go)
+	hook    StepHook   // told of every fixed step (SetStepHook)
 
 	// busy is set while Step, Tick or Close runs, so that a call from
 	// inside a step (a Schedule, Merge, job or exclusive system) or from a

@@ -67,8 +67,12 @@ func (e *Engine) Tick() error {
 }
 
 // tick is Tick, for a caller that holds busy.
-func (e *Engine) tick() error {
+func (e *Engine) tick() (err error) {
 	start := time.Now()
+	if e.hook != nil {
+		e.hook.BeforeStep(e)
+		defer func() { e.hook.AfterStep(e, err) }()
+	}
 	if err := e.applySettings(); err != nil {
 		return err
 	}
@@ -89,6 +93,7 @@ func (e *Engine) tick() error {
 		e.fail(errorf(CodeJob, "", err, "resetting the pool after step %d", t.Step))
 	}
 	e.run.tr.Reset()
+	e.takeDigests()
 	e.out.timings.end(e, time.Since(start))
 	if e.want.batch == 0 {
 		e.tuneBatch()

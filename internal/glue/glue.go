@@ -44,6 +44,11 @@ type Decl interface {
 	// Events are the keys of the event streams the system emits and
 	// reads, for ordering readers after writers.
 	Events() (emits, reads []safety.Key)
+	// TakeDigest returns what the system's chunk jobs wrote since the
+	// last call: their digest and, under ecs.DigestCapture, the rows
+	// (an []ecs.Written: glue cannot import ecs). Executed between
+	// frames.
+	TakeDigest() (uint64, any)
 }
 
 // World is the inside of an ecs world. Executed only by the owner.
@@ -55,6 +60,9 @@ type World interface {
 	// frames, for the calls that only the owner may make, or that must
 	// wait for earlier jobs when the owner makes them.
 	SetOwner(o Owner)
+	// SetDigests sets what chunk jobs keep of their writes (an
+	// ecs.DigestMode), from the next frame on. Executed between frames.
+	SetDigests(mode uint8) error
 }
 
 // Owner is the engine's side of a world's frames. Its methods are called

@@ -13,6 +13,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/replay"
 	"github.com/weft-engine/weft/systems"
 	"github.com/weft-engine/weft/systems/anim"
 	"github.com/weft-engine/weft/systems/cull"
@@ -67,9 +68,10 @@ type Game struct {
 	cull     *cull.System
 	sparks   *sparks
 	comps    *comps
-	pending  *ecs.Commands // bursts, applied before the next step
-	rng      *rand.Rand    // the owner's, for bursts
-	fountain *Fountain     // the fountain's switch, a resource of the world
+	pending  *ecs.Commands    // bursts, applied before the next step
+	rng      *rand.Rand       // the owner's, for bursts
+	fountain *Fountain        // the fountain's switch, a resource of the world
+	rec      *replay.Recorder // while recording (Record)
 
 	// The world's extent, in world units, from (0, 0).
 	Width, Height float64
@@ -299,6 +301,14 @@ const burstRadius = 10
 // units; they appear before the next step and expire after a few seconds
 // without being replaced.
 func (g *Game) SpawnBurst(x, y float64, n int) {
+	if g.rec != nil {
+		_ = g.rec.Do(Burst{X: x, Y: y, N: n}) // an error comes back from StopRecording
+	}
+	g.spawnBurst(x, y, n)
+}
+
+// spawnBurst is SpawnBurst, unrecorded.
+func (g *Game) spawnBurst(x, y float64, n int) {
 	x = min(max(x, 4), g.Width-4)
 	y = min(max(y, 4), g.Height-4)
 	for range n {
@@ -333,6 +343,7 @@ func (g *Game) Step(dt time.Duration) (int, error) {
 	if err := g.apply(); err != nil {
 		return 0, err
 	}
+	g.frame(dt)
 	return g.eng.Step(dt)
 }
 
@@ -345,4 +356,4 @@ func (g *Game) Len() int { return g.w.Count(g.comps.pos, g.comps.vel) }
 func (g *Game) Hash() (uint64, error) { return g.w.Hash(g.comps.pos, g.comps.vel) }
 
 // Close stops the engine's pool.
-func (g *Game) Close() error { return g.eng.Close() }
+func (g *Game) Close() error { return errors.Join(g.StopRecording(), g.eng.Close()) }
