@@ -2,7 +2,6 @@ package ecs
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"slices"
 	"unsafe"
@@ -26,10 +25,10 @@ type Decl struct {
 	bufs   []*Commands // system-level buffers, by job
 	res    []resource  // the resources it declared, checked by Err
 
-	lookups      []safety.Key // the components it declared through lookups
-	emits, reads []safety.Key // event streams it emits and reads
-	emitters     []emitter    // its emissions, sized by its queries
-	digest       digest       // what its chunk jobs wrote this step (digest.go)
+	uses     []*use    // every token it declared: the access seam (seam.go)
+	cmds     *use      // its command buffers' use (Commands)
+	emitters []emitter // its emissions, sized by its queries
+	digest   digest    // what its chunk jobs wrote this step (digest.go)
 }
 
 // resource is a declared resource: its type and whether the world has it.
@@ -46,6 +45,7 @@ func (w *World) System(name string) *Decl {
 	if w.inFrame {
 		d.fail(w.lockedErr("World.System"))
 	}
+	d.cmds = &use{d: d, kind: kindCommands, mode: safety.Write}
 	w.decls = append(w.decls, d)
 	return d
 }
@@ -63,14 +63,6 @@ type declGlue struct{ d *Decl }
 // SetOrder sets the system's rank in command playback: buffers of lower
 // ranks are played first. The engine sets it to the built system order.
 func (g declGlue) SetOrder(order int) { g.d.order = order }
-
-// Lookups appends to dst the components the system declared through
-// lookups (ReadLookup, WriteLookup): it reaches them in any row, not only
-// in its chunk's.
-func (g declGlue) Lookups(dst []safety.Key) []safety.Key { return append(dst, g.d.lookups...) }
-
-// Events are the keys of the event streams the system emits and reads.
-func (g declGlue) Events() (emits, reads []safety.Key) { return g.d.emits, g.d.reads }
 
 // Access is the union of the declarations, for safety.Tracker.
 func (d *Decl) Access() *safety.Access { return &d.access }
@@ -94,78 +86,76 @@ func (d *Decl) Err() error {
 
 func (d *Decl) fail(err error) { d.err = append(d.err, err) }
 
-func (d *Decl) declare(k safety.Key, m safety.Mode) {
-	if d.w.inFrame {
-		d.fail(d.w.lockedErr("declaring access of system " + d.name))
-	}
-	d.decls = append(d.decls, safety.Decl{Key: k, Mode: m})
-	d.access.Add(k, m)
-}
-
 // Commands is the system's command buffer for its job number job (not a
 // chunk job: those use Chunk.Commands). Its playback rank is (system
 // order, before the system's queries, job). Executed only by the owner,
-// while building the frame; the job then uses the buffer alone.
+// while building the frame (in the system's Schedule, or Merge: then it
+// plays back at the end of the next step's frame); the job then uses the
+// buffer alone. Another system's Schedule, Merge or job is refused
+// (CodeUndeclared), as for any token; a negative job with
+// CodeBadArgument.
 func (d *Decl) Commands(job int) *Commands {
+	if d == nil {
+		panic(errorf(CodeBadArgument, "", "", "Commands of a nil *ecs.Decl; use the Decl of the system's Builder (b.Decl()), kept from Build"))
+	}
+	d.cmds.here()
+	if job < 0 {
+		d.w.refuse(errorf(CodeBadArgument, d.name, "", "Commands(%d) of system %q: the job number must be at least 0", job, d.name))
+	}
 	for len(d.bufs) <= job {
 		d.bufs = append(d.bufs, d.w.newCommands(d, -1, len(d.bufs)))
 	}
 	return d.bufs[job]
 }
 
-// token is what a column token knows: whose declaration it is, of which
-// component, how.
-type token struct {
-	d    *Decl
-	id   ark.ID
-	key  safety.Key
-	mode safety.Mode
-	size uintptr
-}
-
 // Col is a column token of component T, a Reader or a Writer: it declares
 // the access and selects the query's columns.
 type Col[T any] interface {
 	Column(c *Chunk) []T
-	token() token
+	token() *use
 }
 
 // Reader is the token of a declared read of component T.
-type Reader[T any] struct{ t token }
+type Reader[T any] struct{ u *use }
 
 // Writer is the token of a declared write of component T.
-type Writer[T any] struct{ t token }
+type Writer[T any] struct{ u *use }
 
-func newToken[T any](d *Decl, m safety.Mode) token {
+// newColumn declares a column use of T by d's system.
+func newColumn[T any](d *Decl, k kind) *use {
 	c := component[T](d.w)
-	d.declare(c.key, m)
+	u := d.declare(k, c.key, d.w.names[c.id.Index()])
 	var zero T
-	return token{d: d, id: c.id, key: c.key, mode: m, size: unsafe.Sizeof(zero)}
+	u.id, u.size = c.id, unsafe.Sizeof(zero)
+	return u
 }
 
 // Read declares that d's system reads component T.
-func Read[T any](d *Decl) Reader[T] { return Reader[T]{newToken[T](d, safety.Read)} }
+func Read[T any](d *Decl) Reader[T] { return Reader[T]{newColumn[T](d, kindRead)} }
 
 // Write declares that d's system reads and writes component T.
-func Write[T any](d *Decl) Writer[T] { return Writer[T]{newToken[T](d, safety.Write)} }
+func Write[T any](d *Decl) Writer[T] { return Writer[T]{newColumn[T](d, kindWrite)} }
 
-func (r Reader[T]) token() token { return r.t }
-func (w Writer[T]) token() token { return w.t }
+func (r Reader[T]) token() *use { return r.u }
+func (w Writer[T]) token() *use { return w.u }
 
 // Column is the chunk's rows of T, to read only: in checked mode a write
 // is caught after the job by a checksum. It is nil for an Optional column
 // that the chunk's table lacks. Executed only by the job that owns c.
-func (r Reader[T]) Column(c *Chunk) []T { return columnOf[T](c, &r.t) }
+func (r Reader[T]) Column(c *Chunk) []T { return columnOf[T](c, r.u, kindRead) }
 
 // Column is the chunk's rows of T. Its capacity ends at the chunk's end,
 // so appending cannot reach other rows. It is nil for an Optional column
 // that the chunk's table lacks. A watched component (Changed, Added) is
 // marked written in the chunk's blocks. Executed only by the job that owns
 // c.
-func (w Writer[T]) Column(c *Chunk) []T { return columnOf[T](c, &w.t) }
+func (w Writer[T]) Column(c *Chunk) []T { return columnOf[T](c, w.u, kindWrite) }
 
-func columnOf[T any](c *Chunk, t *token) []T {
-	p := c.column(t)
+func columnOf[T any](c *Chunk, u *use, k kind) []T {
+	if u == nil {
+		zero[T](k)
+	}
+	p := c.column(u)
 	if p == nil {
 		return nil
 	}
@@ -173,37 +163,49 @@ func columnOf[T any](c *Chunk, t *token) []T {
 }
 
 // ResReader is the token of a declared read of resource T.
-type ResReader[T any] struct{ r ark.Resource[T] }
+type ResReader[T any] struct {
+	u *use
+	r ark.Resource[T]
+}
 
 // ResWriter is the token of a declared write of resource T. A resource is
 // one value for the whole world, so chunk jobs that run at the same time
 // cannot all write it: see Get and In for where a write is allowed, and
 // Reduction for summing chunk results into it.
 type ResWriter[T any] struct {
-	d *Decl
+	u *use
 	r ark.Resource[T]
+}
+
+// newResource declares a use of resource T by d's system.
+func newResource[T any](d *Decl, k kind) (*use, ark.Resource[T]) {
+	u := d.declare(k, resourceKey[T](d.w), reflect.TypeFor[T]().String())
+	r := ark.NewResource[T](d.w.ark)
+	d.res = append(d.res, resource{reflect.TypeFor[T](), r.Has})
+	return u, r
 }
 
 // ReadRes declares that d's system reads resource T.
 func ReadRes[T any](d *Decl) ResReader[T] {
-	d.declare(resourceKey[T](d.w), safety.Read)
-	r := ResReader[T]{ark.NewResource[T](d.w.ark)}
-	d.res = append(d.res, resource{reflect.TypeFor[T](), r.r.Has})
-	return r
+	u, r := newResource[T](d, kindReadRes)
+	return ResReader[T]{u, r}
 }
 
 // WriteRes declares that d's system reads and writes resource T.
 func WriteRes[T any](d *Decl) ResWriter[T] {
-	d.declare(resourceKey[T](d.w), safety.Write)
-	r := ResWriter[T]{d, ark.NewResource[T](d.w.ark)}
-	d.res = append(d.res, resource{reflect.TypeFor[T](), r.r.Has})
-	return r
+	u, r := newResource[T](d, kindWriteRes)
+	return ResWriter[T]{u, r}
 }
 
 // Get is a copy of the resource (the zero value if it is absent). Any job
-// of the system may call it; the declaration orders it after the writers
-// of other systems.
+// of the system may call it, and its Schedule and Merge, and the owner
+// outside a step; the declaration orders it after the writers of other
+// systems.
 func (r ResReader[T]) Get() T {
+	if r.u == nil {
+		zero[T](kindReadRes)
+	}
+	r.u.here()
 	if p := r.r.Get(); p != nil {
 		return *p
 	}
@@ -218,9 +220,13 @@ func (r ResReader[T]) Get() T {
 // EndFrame and Get panics with it. A job writes the resource with In, from
 // a pass that runs as one job, or sums into it with a Reduction.
 func (r ResWriter[T]) Get() *T {
-	if r.d.w.inFrame { // written only by the owner while no job runs
-		r.d.w.refuse(errorf(CodeRacyWrite, r.d.name, r.typeName(),
-			"system %q called ResWriter[%s].Get inside a frame, where jobs may run at the same time; in a job, collect per-chunk values with ecs.NewReduction and add them up in Merge, or run the pass as one job (engine Builder.ChunksInOrder) and use In(chunk); on the owner, write it in Merge", r.d.name, r.typeName()))
+	if r.u == nil {
+		zero[T](kindWriteRes)
+	}
+	r.u.here()
+	if d := r.u.d; d.w.inFrame { // written only by the owner while no job runs
+		d.w.refuse(errorf(CodeRacyWrite, d.name, r.u.typ,
+			"system %q called ResWriter[%s].Get inside a frame, where jobs may run at the same time; in a job, collect per-chunk values with ecs.NewReduction and add them up in Merge, or run the pass as one job (engine Builder.ChunksInOrder) and use In(chunk); on the owner, write it in Merge", d.name, r.u.typ))
 	}
 	return r.r.Get()
 }
@@ -232,20 +238,9 @@ func (r ResWriter[T]) Get() *T {
 // error goes to EndFrame and In panics with it). Executed only by the job
 // that owns c.
 func (r ResWriter[T]) In(c *Chunk) *T {
-	if !c.inOrder || c.q.d != r.d {
-		r.d.w.refuse(errorf(CodeRacyWrite, c.q.d.name, r.typeName(),
-			"system %q wrote resource %s from a chunk job that may run beside other chunk jobs%s; collect per-chunk values with ecs.NewReduction and add them up in Merge, or run the pass as one job with engine Builder.ChunksInOrder",
-			c.q.d.name, r.typeName(), foreign(c, r.d)))
+	if r.u == nil {
+		zero[T](kindWriteRes)
 	}
+	r.u.inOrder(c, "system %q wrote resource %s from a chunk job that may run beside other chunk jobs; collect per-chunk values with ecs.NewReduction and add them up in Merge, or run the pass as one job with engine Builder.ChunksInOrder")
 	return r.r.Get()
-}
-
-func (r ResWriter[T]) typeName() string { return reflect.TypeFor[T]().String() }
-
-// foreign explains, for a refusal, that chunk c is not of system d.
-func foreign(c *Chunk, d *Decl) string {
-	if c.q.d == d {
-		return ""
-	}
-	return fmt.Sprintf(" (the token is of system %q: use the tokens of the chunk's own system)", d.name)
 }

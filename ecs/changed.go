@@ -1,6 +1,9 @@
 package ecs
 
 import (
+	"bytes"
+	"unsafe"
+
 	ark "github.com/mlange-42/ark/ecs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -17,9 +20,14 @@ import (
 // on the owner, in built order), so "since the query last ran" is a
 // comparison of ticks.
 //
-// Marking is conservative, like Unity's change versions: Writer.Column
-// marks every block of the chunk, whether the job wrote the rows or not.
-// A structural change (an entity entering or leaving a table: spawn,
+// Marking follows the data, not the chunks: a job's rows of each watched
+// component that its query writes are kept as the job found them, and
+// after the job every block whose bytes it changed is marked, at the
+// query's tick. So a job may read through Writer.Column and write only
+// some rows: it marks the blocks of the rows it changed, and a value
+// written over with the same bytes is no change. What a filter then
+// visits (whole blocks) is the same for every worker count and batch
+// size. A structural change (an entity entering or leaving a table: spawn,
 // despawn, add, remove, by commands or by Ark directly) is found at the
 // next frame by comparing the table's entities block by block with their
 // copy: every block whose entities differ is marked added and changed for
@@ -42,9 +50,10 @@ const (
 	watchAdded
 )
 
-// Changed keeps the chunks in which a row of T was written through a
-// Writer[T], set by commands, or came into the table, since the query
-// last ran. col is the system's own token of T (Reader or Writer): the
+// Changed keeps the blocks of 64 rows in which a row of T was changed
+// through a Writer[T] (its bytes differ after the job), set by commands,
+// written through a write lookup (every row of its tables), or came into
+// the table, since the query last ran. col is the system's own token of T (Reader or Writer): the
 // declared read orders the query after every writer of T before it.
 // Writes by the query's own system after its Prepare are not reported to
 // it.
@@ -52,7 +61,7 @@ func Changed[T any](col Col[T]) Filter {
 	return Filter{comp: ark.C[T](), with: true, watch: watchChanged, tok: col.token()}
 }
 
-// Added keeps the chunks in which an entity got T (spawned with it, or T
+// Added keeps the blocks of 64 rows in which an entity got T (spawned with it, or T
 // added) since the query last ran; col is the system's own token of T.
 func Added[T any](col Col[T]) Filter {
 	return Filter{comp: ark.C[T](), with: true, watch: watchAdded, tok: col.token()}
@@ -103,9 +112,8 @@ func (q *queryBase) watchFilters(filters []Filter) {
 		if f.watch == watchNone {
 			continue
 		}
-		if f.tok.d != q.d {
-			q.d.fail(errorf(CodeUndeclared, q.d.name, q.w.names[f.tok.id.Index()],
-				"a change filter of a query of system %q was given a token of system %q; declare %s in %q with ecs.Read or ecs.Write and pass that token", q.d.name, f.tok.d.name, q.w.names[f.tok.id.Index()], q.d.name))
+		if !q.own(f.tok, "a change filter") {
+			continue
 		}
 		q.watches = append(q.watches, watch{id: f.tok.id, key: f.tok.key, added: f.watch == watchAdded})
 		q.w.watched[f.tok.id.Index()] = true
@@ -279,6 +287,67 @@ func (q *queryBase) markers(tv *tableVers) (vers [maxCols]*colVers) {
 		}
 	}
 	return vers
+}
+
+// sizeSaved makes room in q.saved for the rows of this frame's chunks of
+// each watched component that q writes. Executed only by the owner, in
+// Prepare.
+func (q *queryBase) sizeSaved() {
+	for i, c := range q.cols {
+		if c.mode == safety.Write && q.w.watched[c.id.Index()] {
+			if n := q.rows * int(c.size); cap(q.saved[i]) < n {
+				q.saved[i] = make([]byte, n)
+			}
+		}
+	}
+}
+
+// rowsOf are chunk c's rows of column i, as bytes; nil for an optional
+// column its table lacks.
+func (c *Chunk) rowsOf(i int) []byte {
+	q := c.q
+	base, size := q.tables[c.table].cols[i], q.cols[i].size
+	if base == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Add(base, uintptr(c.start)*size)), uintptr(c.end-c.start)*size)
+}
+
+// save keeps chunk c's rows of its watched written columns, as its job
+// finds them, in q.saved. Executed only by the job that owns c, before fn.
+func (q *queryBase) save(c *Chunk) {
+	for i, v := range q.tables[c.table].vers {
+		if v != nil {
+			size := int(q.cols[i].size)
+			copy(q.saved[i][c.at*size:], c.rowsOf(i))
+		}
+	}
+}
+
+// markChanged marks, at q's tick, the blocks of chunk c in which its job
+// changed a watched written column: it compares each block's part of the
+// chunk with what save kept. Jobs whose chunks share a block may mark it
+// at once (mark raises). Executed only by the job that owns c, after fn.
+func (q *queryBase) markChanged(c *Chunk) {
+	for i, v := range q.tables[c.table].vers {
+		if v == nil {
+			continue
+		}
+		size := int(q.cols[i].size)
+		now := c.rowsOf(i)
+		if now == nil {
+			continue
+		}
+		was := q.saved[i][c.at*size:]
+		for lo := c.start; lo < c.end; {
+			hi := min((lo>>blockShift+1)<<blockShift, c.end)
+			a, b := (lo-c.start)*size, (hi-c.start)*size
+			if !bytes.Equal(now[a:b], was[a:b]) {
+				v.changed.mark(lo, hi, q.tick)
+			}
+			lo = hi
+		}
+	}
 }
 
 // touch marks component id of e's whole table after commands set its

@@ -16,6 +16,7 @@ type Chunk struct {
 	q            *queryBase
 	index, table int
 	start, end   int
+	at           int // the rows of the query's chunks before it
 	worker       int
 	inOrder      bool // one job runs every chunk of the pass (JobInOrder)
 }
@@ -44,50 +45,40 @@ func (c *Chunk) Entities() []ark.Entity {
 // in chunk order.
 func (c *Chunk) Commands() *Commands { return c.q.bufs[c.index] }
 
-// column finds the query's column of t's component and returns the
+// column finds the query's column of u's component and returns the
 // address of the chunk's first row in it, nil for an optional column that
-// the chunk's table lacks. In checked mode it refuses a
-// token of another system, a write through a read declaration and a
-// component that is not a column; the error goes to EndFrame and the job
-// panics with it.
-func (c *Chunk) column(t *token) unsafe.Pointer {
+// the chunk's table lacks. In checked mode it refuses, through the seam
+// (use.in), a token of another system or a chunk of an ended frame, and
+// a write through a read declaration and a component that is not a
+// column; the error goes to EndFrame and the job panics with it.
+func (c *Chunk) column(u *use) unsafe.Pointer {
 	q := c.q
-	for i := range q.cols {
-		col := &q.cols[i]
-		if col.id != t.id {
+	checked := checksCompiled && q.w.checks
+	if checked {
+		u.in(c)
+	}
+	for i, col := range q.cols {
+		if col.id != u.id {
 			continue
 		}
-		if checksCompiled && q.w.checks {
-			if t.mode == safety.Write && col.mode == safety.Read {
-				c.misuse(t, CodeReadOnly)
-			}
-			if t.d != q.d {
-				c.misuse(t, CodeUndeclared)
-			}
+		if checked && u.mode == safety.Write && col.mode == safety.Read {
+			c.misuse(u, CodeReadOnly)
 		}
 		base := q.tables[c.table].cols[i]
 		if base == nil { // an optional column the table lacks
 			return nil
 		}
-		if v := q.tables[c.table].vers[i]; v != nil && t.mode == safety.Write {
-			v.changed.mark(c.start, c.end, q.tick)
-		}
 		return unsafe.Add(base, uintptr(c.start)*col.size)
 	}
-	if t.d != q.d {
-		c.misuse(t, CodeUndeclared)
-	}
-	c.misuse(t, CodeNotInQuery)
+	c.misuse(u, CodeNotInQuery)
 	return nil
 }
 
-func (c *Chunk) misuse(t *token, code Code) {
+func (c *Chunk) misuse(u *use, code Code) {
 	q := c.q
-	sys, comp := q.d.name, q.w.names[t.id.Index()]
+	sys, comp := q.d.name, u.typ
 	var err *Error
 	switch code {
-	case CodeUndeclared:
-		err = errorf(code, sys, comp, "a job of system %q asked for a view of %s with a token of system %q; declare it in %q with ecs.Read[%s] or ecs.Write[%s] and use that token", sys, comp, t.d.name, sys, comp, comp)
 	case CodeReadOnly:
 		err = errorf(code, sys, comp, "a job of system %q asked for a write view of %s, which its query declares read-only; declare it with ecs.Write[%s] instead of ecs.Read[%s]", sys, comp, comp, comp)
 	default:

@@ -92,7 +92,7 @@ func (c *Chunk) digest() {
 	ents := q.tables[c.table].ents[c.start:c.end]
 	var sum uint64
 	for i := range q.cols {
-		col := &q.cols[i]
+		col := q.cols[i]
 		base := q.tables[c.table].cols[i]
 		if col.mode != safety.Write || base == nil {
 			continue

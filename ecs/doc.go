@@ -32,8 +32,14 @@
 // after emitters and starts each step's streams), and a query can keep only
 // the rows where a component changed ([Changed], [Added]: versions per
 // block of 64 rows of a table, and per group of 64 blocks so that
-// unchanged rows are skipped 4,096 at a time, marked by [Writer.Column],
-// commands and structural moves).
+// unchanged rows are skipped 4,096 at a time, marked where a job's
+// writes through [Writer.Column] changed bytes, by commands and by
+// structural moves).
+//
+// Every token is one record of its system's Decl, and every call through
+// a token is checked through one path against the system that runs the
+// caller (seam.go): a token of another system is refused with
+// CodeUndeclared, a zero token with CodeBadArgument.
 //
 // Jobs touch Ark only to read through lookups: the owner takes every
 // table's column slices while preparing chunks, and the guard query keeps

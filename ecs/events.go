@@ -76,35 +76,34 @@ func streamOf[T any](w *World) *stream[T] {
 }
 
 // Emitter is the token of a system's declared emission of events T.
-type Emitter[T any] struct{ s *emitState[T] }
+type Emitter[T any] struct {
+	u *use
+	s *emitState[T]
+}
 
 // Emit declares that d's system emits events of type T. Executed only by
 // the owner, at build time.
 func Emit[T any](d *Decl) Emitter[T] {
 	st := streamOf[T](d.w)
-	if d.w.inFrame {
-		d.fail(d.w.lockedErr("declaring events of system " + d.name))
-	}
+	u := d.declare(kindEmit, st.key, reflect.TypeFor[T]().String())
 	es := &emitState[T]{d: d}
 	es.queries(d.nq)
 	st.writers = append(st.writers, es)
-	d.emits = append(d.emits, st.key)
 	d.emitters = append(d.emitters, es)
-	return Emitter[T]{es}
+	return Emitter[T]{u, es}
 }
 
 // Emit appends ev to the events of chunk c. Executed only by the job that
 // owns c, a chunk of a query of the token's system; it takes no lock and
 // allocates only while the chunk's buffer grows past its largest size.
 func (e Emitter[T]) Emit(c *Chunk, ev T) {
+	if e.u == nil {
+		zero[T](kindEmit)
+	}
 	if c == nil {
 		e.s.d.w.refuse(errorf(CodeBadArgument, e.s.d.name, reflect.TypeFor[T]().String(), "Emit(nil, ev) with the %[2]v emitter of system %[1]q: Emit takes the calling job's chunk; on the owner (Schedule, Merge) emit with EmitOwner(ev); a Range pass has no chunk and cannot emit: emit from a Chunks pass, or keep its results in the system's own buffers and EmitOwner them in Merge (they join the next step)", e.s.d.name, reflect.TypeFor[T]()))
 	}
-	if c.q.d != e.s.d {
-		err := errorf(CodeUndeclared, c.q.d.name, "", "a job of system %q emitted %v events with the token of system %q; declare ecs.Emit[%v] in %q and use that token", c.q.d.name, reflect.TypeFor[T](), e.s.d.name, reflect.TypeFor[T](), c.q.d.name)
-		c.q.w.fail(err)
-		panic(err)
-	}
+	e.u.in(c)
 	b := &e.s.cur.chunks[c.q.seq][c.index]
 	*b = append(*b, ev)
 }
@@ -114,15 +113,15 @@ func (e Emitter[T]) Emit(c *Chunk, ev T) {
 // step, before its chunk events) or Merge (the event joins the next step:
 // this step's readers have run).
 func (e Emitter[T]) EmitOwner(ev T) {
+	if e.u == nil {
+		zero[T](kindEmit)
+	}
+	e.u.here()
 	w := e.s.d.w
 	if w.inFrame && w.owner != nil && w.owner.InJob() { // the owner part has no lock
 		w.refuse(errorf(CodeRacyWrite, e.s.d.name, reflect.TypeFor[T]().String(),
 			"a job of system %q called EmitOwner(%v), which only the owner may call (in Schedule or Merge), while other jobs may emit at the same time; in a chunk job emit with Emit(chunk, ev)",
 			e.s.d.name, reflect.TypeFor[T]()))
-	}
-	if cur := w.ownerSystem(); cur != nil && cur != e.s.d {
-		// The owner's own call: Schedule's or Merge's recover reports it.
-		panic(errorf(CodeUndeclared, cur.name, reflect.TypeFor[T]().String(), "system %q called EmitOwner with the emitter of system %q; declare ecs.Emit[%v] in %q and use that token", cur.name, e.s.d.name, reflect.TypeFor[T](), cur.name))
 	}
 	if w.inFrame {
 		e.s.cur.owner = append(e.s.cur.owner, ev)
@@ -181,7 +180,10 @@ func (s *stream[T]) rotate(step uint64) {
 }
 
 // EventReader is the token of a system's declared reading of events T.
-type EventReader[T any] struct{ r *readState[T] }
+type EventReader[T any] struct {
+	u *use
+	r *readState[T]
+}
 
 // readState is one reading system's view, gathered once per step.
 type readState[T any] struct {
@@ -196,11 +198,8 @@ type readState[T any] struct {
 // only by the owner, at build time.
 func ReadEvents[T any](d *Decl) EventReader[T] {
 	st := streamOf[T](d.w)
-	if d.w.inFrame {
-		d.fail(d.w.lockedErr("declaring events of system " + d.name))
-	}
-	d.reads = append(d.reads, st.key)
-	return EventReader[T]{&readState[T]{d: d, s: st}}
+	u := d.declare(kindEvents, st.key, reflect.TypeFor[T]().String())
+	return EventReader[T]{u, &readState[T]{d: d, s: st}}
 }
 
 // Events are the events emitted since the system last ran, in the order
@@ -213,6 +212,10 @@ func ReadEvents[T any](d *Decl) EventReader[T] {
 // system's jobs when you can. The first call of a step gathers the
 // events; later calls return the same slice.
 func (r EventReader[T]) Events() []T {
+	if r.u == nil {
+		zero[T](kindEvents)
+	}
+	r.u.here()
 	rs := r.r
 	want := rs.s.step + 1
 	if rs.ready.Load() == want {
@@ -268,17 +271,6 @@ func (w *World) Glue(glue.Seal) glue.World { return worldGlue{w} }
 
 // worldGlue is the glue.World of a World.
 type worldGlue struct{ w *World }
-
-// ownerSystem is the system whose Schedule or Merge the owner is running,
-// if an engine drives the world and it is in one. Executed only by the
-// owner.
-func (w *World) ownerSystem() *Decl {
-	if w.owner == nil {
-		return nil
-	}
-	d, _ := w.owner.Current().(*Decl)
-	return d
-}
 
 // SetOwner records the engine's side of the frames. Executed only by the
 // owner, outside of frames.

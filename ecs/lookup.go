@@ -4,7 +4,6 @@ import (
 	"sync/atomic"
 
 	ark "github.com/mlange-42/ark/ecs"
-	"github.com/weft-engine/weft/safety"
 )
 
 // A lookup reaches component T of any entity, of any archetype, where a
@@ -22,6 +21,7 @@ import (
 // LookupReader is the token of a declared read of component T of any
 // entity.
 type LookupReader[T any] struct {
+	u *use
 	w *ark.World
 	m *ark.Map[T]
 }
@@ -32,17 +32,24 @@ type LookupReader[T any] struct {
 // (WEFT-S003), since its chunk jobs would write rows that its lookups read.
 // Executed only by the owner, at build time.
 func ReadLookup[T any](d *Decl) LookupReader[T] {
+	return LookupReader[T]{u: newLookup[T](d, kindReadLookup), w: d.w.ark, m: ark.NewMap[T](d.w.ark)}
+}
+
+// newLookup declares a lookup use of T by d's system.
+func newLookup[T any](d *Decl, k kind) *use {
 	c := component[T](d.w)
-	d.declare(c.key, safety.Read)
-	d.lookups = append(d.lookups, c.key)
-	return LookupReader[T]{w: d.w.ark, m: ark.NewMap[T](d.w.ark)}
+	u := d.declare(k, c.key, d.w.names[c.id.Index()])
+	u.id = c.id
+	return u
 }
 
 // Get is a copy of e's T, and true; the zero value and false if e is dead,
 // stale (its slot reused), the zero Entity, or has no T. Called by any job
-// of the system, or by the owner outside a frame. e must be an entity of
-// this world.
+// of the system, in its Schedule or Merge, or by the owner outside a
+// step; another system's call is refused (CodeUndeclared) in checked
+// mode. e must be an entity of this world.
 func (l LookupReader[T]) Get(e ark.Entity) (v T, ok bool) {
+	l.check()
 	if l.w.Alive(e) {
 		if p := l.m.GetUnchecked(e); p != nil {
 			v, ok = *p, true
@@ -53,7 +60,16 @@ func (l LookupReader[T]) Get(e ark.Entity) (v T, ok bool) {
 
 // Has reports whether e is alive and has T. Called as Get.
 func (l LookupReader[T]) Has(e ark.Entity) bool {
+	l.check()
 	return l.w.Alive(e) && l.m.HasUnchecked(e)
+}
+
+// check is the seam's check of a call through l (use.here).
+func (l LookupReader[T]) check() {
+	if l.u == nil {
+		zero[T](kindReadLookup)
+	}
+	l.u.here()
 }
 
 // LookupWriter is the token of a declared write of component T of any
@@ -61,9 +77,8 @@ func (l LookupReader[T]) Has(e ark.Entity) bool {
 // entity, so Get works only in a pass that runs as one job (JobInOrder,
 // engine Builder.ChunksInOrder).
 type LookupWriter[T any] struct {
-	d    *Decl
-	name string // T's name, for errors
-	r    LookupReader[T]
+	u    *use
+	m    *ark.Map[T]
 	used *lookupWrite
 }
 
@@ -96,12 +111,10 @@ func (w *World) markLookupWrites() {
 // declare T for its queries (WEFT-S003); its lookup reaches its own rows
 // too. Executed only by the owner, at build time.
 func WriteLookup[T any](d *Decl) LookupWriter[T] {
-	c := component[T](d.w)
-	d.declare(c.key, safety.Write)
-	d.lookups = append(d.lookups, c.key)
-	lw := &lookupWrite{id: c.id}
+	u := newLookup[T](d, kindWriteLookup)
+	lw := &lookupWrite{id: u.id}
 	d.w.lookupWrites = append(d.w.lookupWrites, lw)
-	return LookupWriter[T]{d: d, name: d.w.names[c.id.Index()], r: LookupReader[T]{w: d.w.ark, m: ark.NewMap[T](d.w.ark)}, used: lw}
+	return LookupWriter[T]{u: u, m: ark.NewMap[T](d.w.ark), used: lw}
 }
 
 // Get is e's T, to read and write, and true; nil and false as
@@ -110,14 +123,12 @@ func WriteLookup[T any](d *Decl) LookupWriter[T] {
 // error goes to EndFrame and Get panics with it). Do not keep the pointer
 // past the job. Executed only by the job that owns c.
 func (l LookupWriter[T]) Get(c *Chunk, e ark.Entity) (*T, bool) {
-	if !c.inOrder || c.q.d != l.d {
-		name := l.name
-		l.d.w.refuse(errorf(CodeRacyWrite, c.q.d.name, name,
-			"system %q used its write lookup of %s from a chunk job that may run beside other chunk jobs%s, which could write the same entity; run the pass as one job with engine Builder.ChunksInOrder, or read through ecs.ReadLookup and write your own rows through a query column",
-			c.q.d.name, name, foreign(c, l.d)))
+	if l.u == nil {
+		zero[T](kindWriteLookup)
 	}
-	if l.r.w.Alive(e) {
-		if p := l.r.m.GetUnchecked(e); p != nil {
+	l.u.inOrder(c, "system %q used its write lookup of %s from a chunk job that may run beside other chunk jobs, which could write the same entity; run the pass as one job with engine Builder.ChunksInOrder, or read through ecs.ReadLookup and write your own rows through a query column")
+	if l.u.d.w.ark.Alive(e) {
+		if p := l.m.GetUnchecked(e); p != nil {
 			if !l.used.used.Load() { // load first: a plain read of a shared line while it is set
 				l.used.used.Store(true)
 			}
@@ -127,6 +138,11 @@ func (l LookupWriter[T]) Get(c *Chunk, e ark.Entity) (*T, bool) {
 	return nil, false
 }
 
-// Has reports whether e is alive and has T. Called by any job of the
-// system, or by the owner outside a frame.
-func (l LookupWriter[T]) Has(e ark.Entity) bool { return l.r.Has(e) }
+// Has reports whether e is alive and has T. Called as LookupReader.Get.
+func (l LookupWriter[T]) Has(e ark.Entity) bool {
+	if l.u == nil {
+		zero[T](kindWriteLookup)
+	}
+	l.u.here()
+	return l.u.d.w.ark.Alive(e) && l.m.HasUnchecked(e)
+}

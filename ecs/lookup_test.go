@@ -202,7 +202,8 @@ func TestRacyWritesAreRefused(t *testing.T) {
 	err = refused(t, s.w, q, false, func(c *Chunk) { look.Get(c, c.Entities()[0]) })
 	assert.ErrorContains(t, err, `system "reaper" used its write lookup of health from a chunk job that may run beside other chunk jobs, which could write the same entity; run the pass as one job with engine Builder.ChunksInOrder`)
 	err = refused(t, s.w, q2, true, func(c *Chunk) { res.In(c) })
-	assert.ErrorContains(t, err, `(the token is of system "reaper": use the tokens of the chunk's own system)`)
+	assert.ErrorContains(t, err, `system "other" used ResWriter[ecs.score] of system "reaper"`)
+	assert.ErrorIs(t, err, ErrUndeclared)
 
 	res.Get().N = 0
 	err = refused(t, s.w, q, true, func(c *Chunk) {

@@ -1,6 +1,8 @@
 package ecs
 
 import (
+	"fmt"
+	"strings"
 	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
@@ -22,7 +24,7 @@ type Filter struct {
 	with  bool
 	opt   bool  // Optional
 	watch uint8 // Changed, Added (changed.go)
-	tok   token // their token, or Optional's
+	tok   *use  // their token, or Optional's
 }
 
 // With keeps the entities that have T.
@@ -42,15 +44,17 @@ func Optional[T any](c Col[T]) Filter { return Filter{opt: true, tok: c.token()}
 type queryBase struct {
 	w     *World
 	d     *Decl
-	seq   int     // its rank among d's queries, in command playback
-	cols  []token // the required columns, then the optional ones
+	seq   int    // its rank among d's queries, in command playback
+	cols  []*use // the required columns, then the optional ones
 	nreq  int
 	fill  func() // the generated part: walks the Ark query, calls addTable
 	frame uint64
 
 	tables []tableView
 	chunks []Chunk
-	bufs   []*Commands // by chunk index
+	rows   int             // the rows of chunks
+	saved  [maxCols][]byte // watched written columns' rows as each chunk's job found them (changed.go)
+	bufs   []*Commands     // by chunk index
 	batch  int
 	resets []func(n int) // the query's reductions, zeroed for n chunks by prepare
 
@@ -60,15 +64,16 @@ type queryBase struct {
 }
 
 type tableView struct {
-	ents []ark.Entity
-	cols [maxCols]unsafe.Pointer
-	vers [maxCols]*colVers // of watched written columns, to mark
+	ents  []ark.Entity
+	cols  [maxCols]unsafe.Pointer
+	vers  [maxCols]*colVers // of watched written columns, to mark
+	marks bool              // some vers is not nil
 }
 
 // init checks the column tokens, which must be d's own: a query can only
 // give views that its system declared. It adds the optional columns of
 // filters and returns the components to filter with and without.
-func (q *queryBase) init(d *Decl, filters []Filter, cols ...token) (with, without []ark.Comp) {
+func (q *queryBase) init(d *Decl, filters []Filter, cols ...*use) (with, without []ark.Comp) {
 	q.w, q.d, q.seq, q.nreq = d.w, d, d.nq, len(cols)
 	d.nq++
 	for _, e := range d.emitters {
@@ -92,13 +97,28 @@ func (q *queryBase) init(d *Decl, filters []Filter, cols ...token) (with, withou
 		cols = cols[:maxCols]
 	}
 	for _, c := range cols {
-		if c.d != d {
-			d.fail(errorf(CodeUndeclared, d.name, q.w.names[c.id.Index()],
-				"a query of system %q was given a token of system %q for %s; declare it in %q with ecs.Read or ecs.Write and pass that token", d.name, c.d.name, q.w.names[c.id.Index()], d.name))
-		}
+		q.own(c, "a column")
 	}
 	q.cols = cols
 	return with, without
+}
+
+// own reports whether c is a token of q's system, for a query's column or
+// filter (what); if not, it records why on the declaration, whose Err
+// then fails the engine's Build and the query's Prepare. Executed only by
+// the owner, at build time.
+func (q *queryBase) own(c *use, what string) bool {
+	d := q.d
+	switch {
+	case c == nil:
+		d.fail(errorf(CodeBadArgument, d.name, "", "%s of a query of system %q was given the zero token, one that was never made; make it in Build with ecs.Read or ecs.Write of b.Decl() and pass that value", what, d.name))
+	case c.d != d:
+		d.fail(errorf(CodeUndeclared, d.name, c.typ,
+			"%s of a query of system %q was given %s of system %q; %s", what, d.name, c.token(), c.d.name, strings.Replace(fmt.Sprintf(kinds[c.kind].fix, d.name, c.typ), "use that token", "pass that token", 1)))
+	default:
+		return true
+	}
+	return false
 }
 
 // prepare enumerates the query's tables into chunks of at most batch rows:
@@ -111,18 +131,22 @@ func (q *queryBase) prepare(batch int) (int, error) {
 	if batch < 1 {
 		return 0, errorf(CodeBadArgument, q.d.name, "", "Prepare(batch=%d) of system %q: the batch size must be at least 1", batch, q.d.name)
 	}
+	if len(q.d.err) > 0 {
+		return 0, errorf(CodeBadArgument, q.d.name, "", "Prepare of a query of system %q, whose declaration failed: %v", q.d.name, q.d.Err())
+	}
 	if q.frame == q.w.frame {
 		return 0, errorf(CodeBadArgument, q.d.name, "", "a query of system %q was prepared twice in one frame; prepare it once and reuse its chunks", q.d.name)
 	}
 	q.frame = q.w.frame
 	q.w.queries = append(q.w.queries, q)
-	q.tables, q.chunks, q.batch = q.tables[:0], q.chunks[:0], batch
+	q.tables, q.chunks, q.batch, q.rows = q.tables[:0], q.chunks[:0], batch, 0
 	if len(q.watches) > 0 {
 		q.w.markLookupWrites() // the write lookups before it (settled on) have written
 	}
 	q.w.ticks++
 	q.tick = q.w.ticks
 	q.fill()
+	q.sizeSaved()
 	for _, r := range q.resets {
 		r(len(q.chunks))
 	}
@@ -195,14 +219,17 @@ func (q *queryBase) addTable(ents []ark.Entity, cols [maxCols]unsafe.Pointer) {
 		}
 	}
 	tv := q.versions(ents)
-	q.tables = append(q.tables, tableView{ents: ents, cols: cols, vers: q.markers(tv)})
+	vers := q.markers(tv)
+	q.tables = append(q.tables, tableView{ents: ents, cols: cols, vers: vers, marks: vers != [maxCols]*colVers{}})
 	q.cut(len(q.tables)-1, tv, len(ents))
 }
 
 // addChunks cuts rows [lo, hi) of table t into chunks of at most batch rows.
 func (q *queryBase) addChunks(t, lo, hi int) {
 	for ; lo < hi; lo += q.batch {
-		q.chunks = append(q.chunks, Chunk{q: q, index: len(q.chunks), table: t, start: lo, end: min(lo+q.batch, hi)})
+		end := min(lo+q.batch, hi)
+		q.chunks = append(q.chunks, Chunk{q: q, index: len(q.chunks), table: t, start: lo, end: end, at: q.rows})
+		q.rows += end - lo
 	}
 }
 
@@ -267,12 +294,15 @@ func (q *queryBase) runDropping(c *Chunk, worker int, inOrder bool, fn func(c *C
 
 // run runs fn on chunk c for participant worker; inOrder says that one
 // job runs every chunk. In checked mode the chunk's read-only columns are
-// verified unchanged afterwards; with digests on, its written columns go
-// into its system's digest (digest.go). Executed only by the job that owns c.
+// verified unchanged afterwards; the blocks in which fn changed a watched
+// written column are marked (changed.go); with digests on, its written
+// columns go into its system's digest (digest.go). Executed only by the
+// job that owns c.
 func (q *queryBase) run(c *Chunk, worker int, inOrder bool, fn func(c *Chunk)) {
 	c.worker, c.inOrder = worker, inOrder
-	if checksCompiled && q.w.checks {
-		q.runChecked(c, fn)
+	checked := checksCompiled && q.w.checks
+	if marks := q.tables[c.table].marks; checked || marks {
+		q.runChecked(c, checked, marks, fn)
 	} else {
 		fn(c)
 	}
@@ -281,22 +311,28 @@ func (q *queryBase) run(c *Chunk, worker int, inOrder bool, fn func(c *Chunk)) {
 	}
 }
 
-// runChecked runs fn on c and verifies that c's read-only columns are
-// unchanged afterwards. Executed only by the job that owns c.
-func (q *queryBase) runChecked(c *Chunk, fn func(c *Chunk)) {
+// runChecked runs fn on c, verifies that c's read-only columns are
+// unchanged afterwards (checked) and marks what fn changed (marks).
+// Executed only by the job that owns c.
+func (q *queryBase) runChecked(c *Chunk, checked, marks bool, fn func(c *Chunk)) {
 	var sums [maxCols]uint64
-	for i := range q.cols {
-		if q.cols[i].mode == safety.Read {
+	for i, col := range q.cols {
+		if checked && col.mode == safety.Read {
 			sums[i] = c.sum(i)
 		}
 	}
+	if marks {
+		q.save(c)
+	}
 	fn(c)
-	for i := range q.cols {
-		if q.cols[i].mode == safety.Read && sums[i] != c.sum(i) {
-			name := q.w.names[q.cols[i].id.Index()]
-			q.w.fail(errorf(CodeReadModified, q.d.name, name,
+	if marks {
+		q.markChanged(c)
+	}
+	for i, col := range q.cols {
+		if checked && col.mode == safety.Read && sums[i] != c.sum(i) {
+			q.w.fail(errorf(CodeReadModified, q.d.name, col.typ,
 				"system %q changed %s in chunk %d (rows %d..%d of table %d), which it declared read-only; declare it with ecs.Write[%s] or stop writing to it",
-				q.d.name, name, c.index, c.start, c.end, c.table, name))
+				q.d.name, col.typ, c.index, c.start, c.end, c.table, col.typ))
 		}
 	}
 }

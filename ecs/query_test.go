@@ -122,7 +122,7 @@ func TestColumnErrors(t *testing.T) {
 		body func(s *scene, other *Decl) func(c *Chunk)
 	}{
 		{"token of another system", CodeUndeclared, "pos",
-			`ecs: WEFT-E001: a job of system "damage" asked for a view of pos with a token of system "other"; declare it in "damage" with ecs.Read[pos] or ecs.Write[pos] and use that token`,
+			`ecs: WEFT-E001: system "damage" used Reader[pos] of system "other"; a token works only in the system that declared it: declare it in "damage" with ecs.Read[pos](b.Decl()) and use that token`,
 			func(s *scene, other *Decl) func(c *Chunk) {
 				r := Read[pos](other)
 				return func(c *Chunk) { r.Column(c) }
@@ -130,7 +130,8 @@ func TestColumnErrors(t *testing.T) {
 		{"write through a read declaration", CodeReadOnly, "pos",
 			`ecs: WEFT-E002: a job of system "damage" asked for a write view of pos, which its query declares read-only; declare it with ecs.Write[pos] instead of ecs.Read[pos]`,
 			func(s *scene, other *Decl) func(c *Chunk) {
-				return func(c *Chunk) { s.ipos.Column(c) }
+				w := Write[pos](s.damage) // its query has the read
+				return func(c *Chunk) { w.Column(c) }
 			}},
 		{"not a column of the query", CodeNotInQuery, "vel",
 			`ecs: WEFT-E003: a job of system "damage" asked for a view of vel, which is not a column of its query; pass the token of vel to the query's constructor`,
@@ -190,7 +191,7 @@ func TestQueryWithForeignToken(t *testing.T) {
 	d := s.w.System("thief")
 	NewQuery1(d, s.ipos)
 	assert.ErrorIs(t, d.Err(), ErrUndeclared)
-	assert.ErrorContains(t, d.Err(), `a query of system "thief" was given a token of system "integrate" for pos`)
+	assert.ErrorContains(t, d.Err(), `a column of a query of system "thief" was given Writer[pos] of system "integrate"; declare it in "thief" with ecs.Write[pos](b.Decl()) and pass that token`)
 }
 
 // panicOf is the panic value of the failed job behind a jobs error (the
@@ -255,7 +256,7 @@ func TestAligned(t *testing.T) {
 	assert.False(t, qi.Aligned(otherQuery{}))
 	_, err = s.w.EndFrame()
 	require.NoError(t, err)
-	assert.Equal(t, []safety.Key{s.ipos.t.key, s.ivel.t.key}, qi.Columns(nil))
+	assert.Equal(t, []safety.Key{s.ipos.u.key, s.ivel.u.key}, qi.Columns(nil))
 }
 
 // otherQuery is a glue.Query that is not an ecs query.

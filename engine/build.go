@@ -68,6 +68,7 @@ func (e *Engine) buildSystems() []error {
 		if err := callBuild(en.sys, &Builder{e: e, s: en}); err != nil {
 			errs = append(errs, errorf(CodeBuild, en.name, err, "system %q: Build failed; fix the system's Build", en.name))
 		}
+		errs = append(errs, en.buildErrs...)
 		if err := en.decl.Err(); err != nil {
 			errs = append(errs, errorf(CodeBuild, en.name, err, "system %q declared its access wrongly", en.name))
 		}

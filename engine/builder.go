@@ -57,10 +57,23 @@ func (b *Builder) ChunksInOrder(name string, q Query, fn func(c *ecs.Chunk)) *Pa
 }
 
 func (b *Builder) chunks(name string, q Query, fn func(c *ecs.Chunk), inOrder bool) *Pass {
+	call := "Chunks"
+	if inOrder {
+		call = "ChunksInOrder"
+	}
+	p := &Pass{label: b.s.name + "." + name, sys: b.s, inOrder: inOrder}
+	if q == nil || fn == nil {
+		b.nilArgument(p, call, name, q == nil, "q", "the query it runs over, made in Build with ecs.NewQueryN(b.Decl(), ...)")
+		b.nilArgument(p, call, name, fn == nil, "fn", "the function that runs on each chunk")
+		return p
+	}
 	qs := b.e.queryState(q)
-	p := &Pass{label: b.s.name + "." + name, sys: b.s, q: qs, inOrder: inOrder}
+	p.q = qs
+	e, d := b.e, b.s.decl
 	body := func(c *ecs.Chunk) {
+		prev := e.enterJob(c.Worker(), d)
 		fn(c)
+		e.leaveJob(c.Worker(), prev)
 		p.rows.Add(int64(c.Len()))
 	}
 	if inOrder {
@@ -78,9 +91,30 @@ func (b *Builder) chunks(name string, q Query, fn func(c *ecs.Chunk), inOrder bo
 // components. Each call may write only what belongs to its range.
 func (b *Builder) Range(name string, fn func(lo, hi int)) *Pass {
 	p := &Pass{label: b.s.name + "." + name, sys: b.s}
-	p.run = func(c *jobs.Ctx) { fn(c.Range()) }
+	if fn == nil {
+		b.nilArgument(p, "Range", name, true, "fn", "the function that runs on each range")
+		return p
+	}
+	e, d := b.e, b.s.decl
+	p.run = func(c *jobs.Ctx) {
+		prev := e.enterJob(c.Worker(), d)
+		fn(c.Range())
+		e.leaveJob(c.Worker(), prev)
+	}
 	b.s.passes = append(b.s.passes, p)
 	return p
+}
+
+// nilArgument fails the Build of b's system with WEFT-G001 if argument
+// arg of call is nil (isNil), saying what to pass; the pass p it returns
+// is refused by Frame.Run. Executed only by the owner, in Build.
+func (b *Builder) nilArgument(p *Pass, call, name string, isNil bool, arg, what string) {
+	if !isNil {
+		return
+	}
+	p.bad = true
+	b.s.buildErrs = append(b.s.buildErrs, errorf(CodeBadConfig, b.s.name, nil,
+		"%s(%q) of system %q: %s is nil; pass %s", call, name, b.s.name, arg, what))
 }
 
 // Pass is one parallel loop of a system, made at Build and started each
@@ -98,6 +132,7 @@ type Pass struct {
 	// whole: it did this step (owner only).
 	all   jobs.Func
 	whole bool
+	bad   bool // made with a nil argument: Build failed
 
 	// Chunk-wise chaining, decided at Build: group passes run one job per
 	// chunk so that a chained pass's chunk k can wait for chunk k alone.

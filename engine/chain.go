@@ -86,7 +86,7 @@ func (e *Engine) chains() {
 // system reaches through a lookup. Executed only by the owner, in Build.
 func rowWise(a, b *Pass) bool {
 	ca, cb := a.q.glue.Columns(nil), b.q.glue.Columns(nil)
-	look := b.sys.decl.Glue(glue.Seal{}).Lookups(a.sys.decl.Glue(glue.Seal{}).Lookups(nil))
+	look := reached(b.sys, glue.AnyRow, reached(a.sys, glue.AnyRow, nil))
 	keys := a.sys.decl.Access().Conflicts(b.sys.decl.Access(), nil)
 	for _, k := range keys {
 		if !slices.Contains(ca, k) || !slices.Contains(cb, k) || slices.Contains(look, k) {

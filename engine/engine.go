@@ -98,6 +98,7 @@ type runner struct {
 	tr       *safety.Tracker
 	traceCap int           // trace events per participant of the next pool
 	acc      time.Duration // real time not yet simulated
+	slots    []slot        // by participant: the system its pass job runs (seam.go)
 }
 
 // scratch is the working state of one step, kept to allocate nothing.

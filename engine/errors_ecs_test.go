@@ -60,9 +60,9 @@ func Example_e001() {
 	pos := ecs.Read[Position](other)
 	hp := ecs.Write[Health](damage)
 	err := frame(w, ecs.NewQuery1(damage, hp), func(c *ecs.Chunk) { pos.Column(c) })
-	// ecs: WEFT-E001: a job of system "damage" asked for a view of Position with a token of system "other"; declare it in "damage" with ecs.Read[Position] or ecs.Write[Position] and use that token
+	// ecs: WEFT-E001: system "damage" used Reader[Position] of system "other"; a token works only in the system that declared it: declare it in "damage" with ecs.Read[Position](b.Decl()) and use that token
 	fmt.Println(err)
-	// Output: ecs: WEFT-E001: a job of system "damage" asked for a view of Position with a token of system "other"; declare it in "damage" with ecs.Read[Position] or ecs.Write[Position] and use that token
+	// Output: ecs: WEFT-E001: system "damage" used Reader[Position] of system "other"; a token works only in the system that declared it: declare it in "damage" with ecs.Read[Position](b.Decl()) and use that token
 }
 
 func Example_e002() {

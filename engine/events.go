@@ -20,8 +20,7 @@ func eventKeys(a, b *entry) []safety.Key {
 	if a == b || a.decl == nil || b.decl == nil {
 		return nil
 	}
-	emits, _ := a.decl.Glue(glue.Seal{}).Events()
-	_, reads := b.decl.Glue(glue.Seal{}).Events()
+	emits, reads := reached(a, glue.Emits, nil), reached(b, glue.Reads, nil)
 	var keys []safety.Key
 	for _, k := range reads {
 		if slices.Contains(emits, k) {

@@ -215,7 +215,7 @@ func TestEventsForeignToken(t *testing.T) {
 	require.NoError(t, e.Build())
 	err := e.Tick()
 	require.ErrorIs(t, err, ecs.ErrUndeclared)
-	assert.Contains(t, err.Error(), `declare ecs.Emit[engine_test.ping] in "thief"`)
+	assert.Contains(t, err.Error(), `system "thief" used Emitter[engine_test.ping] of system "owner"; a token works only in the system that declared it: declare it in "thief" with ecs.Emit[engine_test.ping](b.Decl())`)
 }
 
 // A reader may read its events in Schedule (to decide whether to start
@@ -324,7 +324,7 @@ func TestEmitOwnerForeignAndNilChunk(t *testing.T) {
 			assert.Contains(t, err.Error(), "emit with EmitOwner(ev)")
 		} else {
 			require.ErrorIs(t, err, ecs.ErrUndeclared, where)
-			assert.Contains(t, err.Error(), `system "thief" called EmitOwner with the emitter of system "owner"`)
+			assert.Contains(t, err.Error(), `system "thief" used Emitter[engine_test.ping] of system "owner"`)
 		}
 		bad = false
 		require.NoError(t, e.Tick(), where)

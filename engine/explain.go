@@ -120,15 +120,13 @@ func (e *Engine) explainSystem(en *entry) ExplainSystem {
 		return s
 	}
 	reg, a := e.world.Registry(), en.decl.Access()
-	g := en.decl.Glue(glue.Seal{})
-	for _, k := range g.Lookups(nil) {
+	for _, k := range reached(en, glue.AnyRow, nil) {
 		s.Lookups = append(s.Lookups, reg.Name(k))
 	}
-	emits, reads := g.Events()
-	for _, k := range emits {
+	for _, k := range reached(en, glue.Emits, nil) {
 		s.Emits = append(s.Emits, strings.TrimPrefix(reg.Name(k), "events "))
 	}
-	for _, k := range reads {
+	for _, k := range reached(en, glue.Reads, nil) {
 		s.Events = append(s.Events, strings.TrimPrefix(reg.Name(k), "events "))
 	}
 	for k := 0; k < reg.Len(); k++ {
@@ -162,7 +160,7 @@ func (e *Engine) edgeCauses(a, b *entry, ambiguous bool) []Cause {
 	}
 	reg := e.world.Registry()
 	aa, ba := a.decl.Access(), b.decl.Access()
-	al, bl := a.decl.Glue(glue.Seal{}).Lookups(nil), b.decl.Glue(glue.Seal{}).Lookups(nil)
+	al, bl := reached(a, glue.AnyRow, nil), reached(b, glue.AnyRow, nil)
 	for _, k := range aa.Conflicts(ba, nil) {
 		name := reg.Name(k)
 		c := Cause{Kind: CauseConflict, Key: name,

@@ -33,6 +33,9 @@ func (f *Frame) Snapshot() *Snapshot { return f.snap }
 // returns their number, so that Schedule can size per-chunk outputs before
 // Run. Executed only by the owner, in Schedule.
 func (f *Frame) Prepare(p *Pass) (int, error) {
+	if err := f.pass("Prepare", p); err != nil {
+		return 0, err
+	}
 	if p.q == nil {
 		return 0, errorf(CodeScheduleRun, p.sys.name, nil, "Prepare(%s): a Range pass has no query; use RunRange", p.label)
 	}
@@ -57,6 +60,9 @@ func (f *Frame) Prepare(p *Pass) (int, error) {
 // system's predecessors and its previous pass. Executed only by the owner,
 // in the Schedule of p's system.
 func (f *Frame) Run(p *Pass) error {
+	if err := f.pass("Run", p); err != nil {
+		return err
+	}
 	n, err := f.Prepare(p)
 	if err != nil {
 		return err
@@ -67,10 +73,28 @@ func (f *Frame) Run(p *Pass) error {
 // RunRange starts range pass p over items [0, n) in ranges of batch.
 // Executed only by the owner, in the Schedule of p's system.
 func (f *Frame) RunRange(p *Pass, n, batch int) error {
+	if err := f.pass("RunRange", p); err != nil {
+		return err
+	}
 	if p.q != nil {
 		return errorf(CodeScheduleRun, p.sys.name, nil, "RunRange(%s): a Chunks pass runs over its query; use Run", p.label)
 	}
 	return f.start(p, n, batch)
+}
+
+// pass refuses, for call, a nil pass or one made with a nil argument.
+func (f *Frame) pass(call string, p *Pass) error {
+	name := ""
+	if f.cur != nil {
+		name = f.cur.name
+	}
+	switch {
+	case p == nil:
+		return errorf(CodeScheduleRun, name, nil, "%s(nil) in system %q: pass a *Pass made in Build with Builder.Chunks, ChunksInOrder or Range, kept in the system", call, name)
+	case p.bad:
+		return errorf(CodeScheduleRun, name, nil, "%s(%s): the pass was made with a nil argument (Build reported it); make it with a query and a function", call, p.label)
+	}
+	return nil
 }
 
 // start schedules pass p's n items in ranges of batch, after the system's
@@ -157,15 +181,6 @@ func (o owner) Settle() { o.e.scratch.frame.settle() }
 
 // Deciding reports whether the owner evaluates run conditions (decide).
 func (o owner) Deciding() bool { return o.e.scratch.frame.deciding }
-
-// Current is the declaration of the system in Schedule or Merge, or nil.
-// Executed only by the owner.
-func (o owner) Current() any {
-	if en := o.e.scratch.frame.cur; en != nil {
-		return en.decl
-	}
-	return nil
-}
 
 // settlers finds, for each system with change filters, the systems before
 // it in its segment that write a watched component: those its filtered

@@ -139,6 +139,7 @@ func (e *Engine) applySettings() error {
 		}
 		p.SetTracing(true)
 		e.run.pool, e.cur.workers = p, e.want.workers
+		e.run.slots = make([]slot, e.want.workers+1)
 		e.run.tr = safety.NewTracker(p, e.world.Registry(), safety.Options{})
 		e.cur.checks = !e.want.checks // force the flags below
 		e.out.timings.resetWorkers(e)

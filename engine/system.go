@@ -93,8 +93,9 @@ type entry struct {
 	excl   Exclusive
 	decl   *ecs.Decl
 	options
-	commands bool
-	passes   []*Pass
+	commands  bool
+	passes    []*Pass
+	buildErrs []error // what its Builder calls were given wrongly
 
 	// Built.
 	index   int   // position in built order

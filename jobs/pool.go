@@ -363,21 +363,32 @@ func (p *Pool) outwait(g uintptr) (*participant, error) {
 // refuse with a clear error. Called by any goroutine.
 func (p *Pool) InJob() bool { return p.inJob(goroutine()) }
 
+// Participant is the calling goroutine's index among p's participants,
+// as Ctx.Worker numbers them: 0 while it drives the owner's part inside
+// Wait, Reset or Close, 1..W on a worker, -1 on any other goroutine (the
+// owner outside those calls). Code that needs to know which job runs the
+// caller keeps its own record per participant and indexes it with this.
+// Called by any goroutine; a few loads, no atomics written.
+func (p *Pool) Participant() int { return p.participant(goroutine()) }
+
+// participant is Participant for goroutine g.
+func (p *Pool) participant(g uintptr) int {
+	if p.driver.Load() == g {
+		return 0
+	}
+	for i, w := range p.parts[1:] {
+		if w.g.Load() == g {
+			return i + 1
+		}
+	}
+	return -1
+}
+
 // inJob reports whether goroutine g is running a job of p: it is one of
 // p's workers (which call Pool methods only from job bodies), or it drives
 // parts[0] inside Wait, Reset or Close (so it re-entered from a job that it
-// runs there). Any goroutine; a few loads, no atomics written.
-func (p *Pool) inJob(g uintptr) bool {
-	if p.driver.Load() == g {
-		return true
-	}
-	for _, w := range p.parts[1:] {
-		if w.g.Load() == g {
-			return true
-		}
-	}
-	return false
-}
+// runs there). Any goroutine.
+func (p *Pool) inJob(g uintptr) bool { return p.participant(g) >= 0 }
 
 // drive is acquire for the calls that run jobs inline (Wait, Reset,
 // Close): it also records g as the driver, for inJob. Any goroutine; a

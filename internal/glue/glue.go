@@ -1,7 +1,7 @@
 // Package glue is what package engine needs of package ecs and a user
 // does not: a query's columns and whether two queries cut a frame into the
 // same chunks (for chunk-wise chaining), a system's rank in command
-// playback and the components it reaches through lookups. Only weft's own
+// playback and its declared uses (every token, through one record). Only weft's own
 // packages can import it. ecs hands these out only for a Seal, which no other module can make, so the methods that
 // take one are weft's inside, not its API, and engine.Query, which needs
 // one, is sealed to ecs's queries.
@@ -37,19 +37,47 @@ type Decl interface {
 	// SetOrder sets the system's rank in command playback: buffers of
 	// lower ranks play first. The engine sets its built order.
 	SetOrder(order int)
-	// Lookups appends to dst the components the system declared
-	// through lookups: it reaches them in any row, so its passes cannot
-	// chain chunk-wise on them.
-	Lookups(dst []safety.Key) []safety.Key
-	// Events are the keys of the event streams the system emits and
-	// reads, for ordering readers after writers.
-	Events() (emits, reads []safety.Key)
+	// Uses appends to dst the system's declared uses, one per token, in
+	// declaration order: the one record that every kind of token writes
+	// (ecs's access seam), which the engine reads for ordering, chaining
+	// and Explain.
+	Uses(dst []Use) []Use
 	// TakeDigest returns what the system's chunk jobs wrote since the
 	// last call: their digest and, under ecs.DigestCapture, the rows
 	// (an []ecs.Written: glue cannot import ecs). Executed between
 	// frames.
 	TakeDigest() (uint64, any)
 }
+
+// Use is one declared token as the engine sees it: what it reaches and
+// how, whatever its kind.
+type Use struct {
+	Key  safety.Key // the component, resource or event stream (none for Buffers)
+	Mode safety.Mode
+	// Reach is where the token reaches: it decides how the engine orders
+	// and chains the system.
+	Reach Reach
+}
+
+// Reach is where a token reaches, in the terms that order systems.
+type Reach uint8
+
+// The reaches. A new kind of token picks the one that describes it.
+const (
+	// Rows: the rows of the job's own chunk (a column). Two passes that
+	// conflict only on such keys may chain chunk by chunk.
+	Rows Reach = iota
+	// AnyRow: the key in any entity (a lookup): never chained on.
+	AnyRow
+	// Whole: one value for the world (a resource).
+	Whole
+	// Emits: an event stream the system writes; its readers run after it.
+	Emits
+	// Reads: an event stream the system reads.
+	Reads
+	// Buffers: the system's own command buffers (no key).
+	Buffers
+)
 
 // World is the inside of an ecs world. Executed only by the owner.
 type World interface {
@@ -75,9 +103,14 @@ type Owner interface {
 	// Schedule is running have finished; outside a Schedule it does
 	// nothing. Executed only by the owner.
 	Settle()
-	// Current is the *ecs.Decl of the system whose Schedule or Merge the
-	// owner is running, or nil. Executed only by the owner.
-	Current() any
+	// Running is the *ecs.Decl of the system whose code the calling
+	// goroutine runs: on a participant running one of the system's
+	// pass jobs, that system; on the owner in a system's Schedule or
+	// Merge, that system; nil otherwise (the owner outside a step, an
+	// exclusive system, a goroutine that runs no job). Reliable in
+	// checked mode, where the engine records what each participant
+	// runs. Called by any goroutine.
+	Running() any
 	// Deciding reports whether the owner is evaluating the step's run
 	// conditions, before any system of the step runs. Called by any
 	// goroutine; it changes only while no job runs.

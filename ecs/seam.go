@@ -1,0 +1,186 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	ark "github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/internal/glue"
+	"github.com/weft-engine/weft/safety"
+)
+
+// The access seam. Every token (Reader, Writer, LookupReader,
+// LookupWriter, Emitter, EventReader, ResReader, ResWriter, and a
+// system's command buffers) is one use: a record in its system's Decl,
+// made when the token is declared at build time, of what it reaches and
+// how. Every call through a token checks that record in one place,
+// against the system that runs the caller:
+//
+//   - a call that takes the job's chunk (Column, Emit, In, LookupWriter.Get)
+//     against the chunk's system (use.in);
+//   - any other call (lookups, resources, EventReader.Events, EmitOwner,
+//     Decl.Commands) against the system that the engine says the calling
+//     goroutine runs (glue.Owner.Running): a job's system on a
+//     participant that runs one of its passes, the system in Schedule or
+//     Merge on the owner, none outside a step (use.here).
+//
+// A token of another system is refused with CodeUndeclared, naming both
+// systems, the token and the call that declares it; a zero token (never
+// made) with CodeBadArgument in every mode, before it is dereferenced.
+// The engine reads the records through glue.Decl.Uses for ordering,
+// chaining and Explain, by their reach, so a new kind of token is a line
+// in kinds and its calls to in or here: the engine needs no change unless
+// the kind reaches in a new way.
+
+// kind is a kind of token.
+type kind uint8
+
+// The kinds of token.
+const (
+	kindRead kind = iota
+	kindWrite
+	kindReadLookup
+	kindWriteLookup
+	kindReadRes
+	kindWriteRes
+	kindEmit
+	kindEvents
+	kindCommands
+	numKinds
+)
+
+// kinds describe each kind: its reach and mode, whether the safety checks
+// see its key, its token's name (%s: the type) and the fix for a system
+// that used another's (%[1]q: that system, %[2]s: the type).
+var kinds = [numKinds]struct {
+	reach      glue.Reach
+	mode       safety.Mode
+	safety     bool
+	token, fix string
+}{
+	kindRead:        {glue.Rows, safety.Read, true, "Reader[%s]", declareIn + "ecs.Read[%[2]s]" + useIt},
+	kindWrite:       {glue.Rows, safety.Write, true, "Writer[%s]", declareIn + "ecs.Write[%[2]s]" + useIt},
+	kindReadLookup:  {glue.AnyRow, safety.Read, true, "LookupReader[%s]", declareIn + "ecs.ReadLookup[%[2]s]" + useIt},
+	kindWriteLookup: {glue.AnyRow, safety.Write, true, "LookupWriter[%s]", declareIn + "ecs.WriteLookup[%[2]s]" + useIt},
+	kindReadRes:     {glue.Whole, safety.Read, true, "ResReader[%s]", declareIn + "ecs.ReadRes[%[2]s]" + useIt},
+	kindWriteRes:    {glue.Whole, safety.Write, true, "ResWriter[%s]", declareIn + "ecs.WriteRes[%[2]s]" + useIt},
+	kindEmit:        {glue.Emits, safety.Write, false, "Emitter[%s]", declareIn + "ecs.Emit[%[2]s]" + useIt},
+	kindEvents:      {glue.Reads, safety.Read, false, "EventReader[%s]", declareIn + "ecs.ReadEvents[%[2]s]" + useIt},
+	kindCommands:    {glue.Buffers, safety.Write, false, "command buffers%.0s", "record in %[1]q's own buffers: Commands(job) of the Decl of its Builder (b.Decl()), kept from its Build%.0[2]s"},
+}
+
+const (
+	declareIn = "declare it in %[1]q with "
+	useIt     = "(b.Decl()) and use that token"
+)
+
+// use is one token's record in its system's declaration.
+type use struct {
+	d    *Decl
+	kind kind
+	mode safety.Mode
+	key  safety.Key
+	typ  string  // the type it reaches, for errors
+	id   ark.ID  // the component (columns, lookups)
+	size uintptr // a row's size (columns)
+}
+
+// declare records a use of kind k of key by d's system. Executed only by
+// the owner, at build time.
+func (d *Decl) declare(k kind, key safety.Key, typ string) *use {
+	if d.w.inFrame {
+		d.fail(d.w.lockedErr("declaring access of system " + d.name))
+	}
+	u := &use{d: d, kind: k, mode: kinds[k].mode, key: key, typ: typ}
+	d.uses = append(d.uses, u)
+	if kinds[k].safety {
+		d.decls = append(d.decls, safety.Decl{Key: key, Mode: u.mode})
+		d.access.Add(key, u.mode)
+	}
+	return u
+}
+
+// Uses appends to dst the system's uses, one per token, in declaration
+// order; the command buffers' use is not among them.
+func (g declGlue) Uses(dst []glue.Use) []glue.Use {
+	for _, u := range g.d.uses {
+		dst = append(dst, glue.Use{Key: u.key, Mode: u.mode, Reach: kinds[u.kind].reach})
+	}
+	return dst
+}
+
+func (u *use) token() string { return fmt.Sprintf(kinds[u.kind].token, u.typ) }
+
+// in checks a call through u from the job of chunk c, in every mode: the
+// token must be of c's system, and c of a frame in progress. Executed
+// only by the job that owns c.
+func (u *use) in(c *Chunk) {
+	if c == nil {
+		panic(errorf(CodeBadArgument, u.d.name, u.typ, "%s of system %q was given a nil chunk; pass the calling job's chunk", u.token(), u.d.name))
+	}
+	if c.q.d != u.d {
+		u.foreign(c.q.d)
+	}
+	if !c.q.w.inFrame {
+		u.d.w.reject(errorf(CodeBadArgument, c.q.d.name, u.typ, "%s of system %q was used with a chunk of a frame that has ended; a chunk is valid only in its own job, during its frame", u.token(), c.q.d.name))
+	}
+}
+
+// inOrder checks, as in, a call through u that writes what chunks share,
+// which the pass must then run as one job (JobInOrder); else it refuses
+// the call with CodeRacyWrite and the text of format (%q: the system, %s:
+// the type). Executed only by the job that owns c.
+func (u *use) inOrder(c *Chunk, format string) {
+	u.in(c)
+	if !c.inOrder {
+		u.d.w.refuse(errorf(CodeRacyWrite, c.q.d.name, u.typ, format, c.q.d.name, u.typ))
+	}
+}
+
+// here checks a call through u that takes no chunk, in checked mode,
+// against the system that runs the caller (glue.Owner.Running). Without
+// an engine (a world driven by hand) nothing says who runs it, and it
+// passes. Called by any goroutine.
+func (u *use) here() {
+	w := u.d.w
+	if !checksCompiled || !w.checks || w.owner == nil {
+		return
+	}
+	by, _ := w.owner.Running().(*Decl)
+	switch {
+	case by == u.d:
+	case by != nil:
+		u.foreign(by)
+	case w.inFrame:
+		w.reject(errorf(CodeUndeclared, "", u.typ, "%s of system %q was used from a goroutine that runs no job of the step; use a token only in the jobs, Schedule and Merge of the system that declared it", u.token(), u.d.name))
+	}
+}
+
+// foreign refuses a call through u by system by, which did not declare
+// it. Any goroutine.
+func (u *use) foreign(by *Decl) {
+	u.d.w.reject(errorf(CodeUndeclared, by.name, u.typ,
+		"system %q used %s of system %q; a token works only in the system that declared it: %s",
+		by.name, u.token(), u.d.name, fmt.Sprintf(kinds[u.kind].fix, by.name, u.typ)))
+}
+
+// zero refuses a call through the zero token of kind k and type T: one
+// that was never made. Called by any goroutine.
+func zero[T any](k kind) {
+	typ := reflect.TypeFor[T]().String()
+	panic(errorf(CodeBadArgument, "", typ, "the zero %s, a token that was never made, was used; make it in the system's Build with %s and keep that value",
+		fmt.Sprintf(kinds[k].token, typ), strings.TrimSuffix(fmt.Sprintf(kinds[k].fix, "", typ)[len(`declare it in "" with `):], " and use that token")))
+}
+
+// reject panics with err, a refusal of the seam; inside a job it also
+// records it for EndFrame (refuse), since the pool reports the job's
+// panic only as a failure. On the owner, the engine's recover of
+// Schedule or Merge reports it, and outside a step it is the caller's.
+// Any goroutine.
+func (w *World) reject(err *Error) {
+	if w.inFrame && (w.owner == nil || w.owner.InJob()) {
+		w.refuse(err)
+	}
+	panic(err)
+}
