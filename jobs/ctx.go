@@ -34,7 +34,10 @@ func (c *Ctx) ParallelFor(j Job, n, batch int, deps ...Handle) (Handle, error) {
 
 // Wait runs other jobs until h has finished (fork-join) and returns h's
 // error as Pool.Wait does. Waiting on the job itself, or on a job that
-// needs it to finish first, returns an error with CodeWaitCycle at once.
+// needs it to finish first, returns an error with CodeWaitCycle at once; a
+// wait that closes a loop through jobs other participants run (a child
+// that a thief runs waits on its parent) is refused with it when it would
+// park (see waitgraph.go).
 func (c *Ctx) Wait(h Handle) error {
 	r, err := c.p.lookup(h)
 	if err != nil {

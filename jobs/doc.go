@@ -51,7 +51,8 @@
 // # Where the contracts are
 //
 // schedule.go (any goroutine), loop.go (a participant's own goroutine),
-// wait.go (helping, parking, draining) and adapt.go (the owner in Reset)
+// wait.go (helping, parking, draining), waitgraph.go (the waits parked,
+// checked for loops across participants) and adapt.go (the owner in Reset)
 // each state their caller once at the top; every function that touches shared state repeats who may call it
 // and the ordering it relies on, as Go's runtime does.
 package jobs

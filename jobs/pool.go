@@ -87,6 +87,7 @@ type Pool struct {
 	_              [64]byte
 	guests         *eventCount // goroutines without a deque asleep in Wait: they run no jobs, so work wake-ups must not pick them
 	inj            injector
+	waits          waitGraph // who is parked in a wait, on what (see waitgraph.go)
 }
 
 var poolIDs atomic.Uint32
@@ -113,6 +114,7 @@ func New(opts Options) (*Pool, error) {
 		t0:       time.Now(),
 		owner:    goroutine(),
 		observer: walker{seen: make(map[uint32]struct{})},
+		waits:    newWaitGraph(w + 1),
 	}
 	p.epoch.Store(1)
 	for i := range p.parts {

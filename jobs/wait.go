@@ -8,7 +8,9 @@ package jobs
 // storing the outcome.
 
 // help runs jobs on w until target is done, parking when there is nothing
-// to run. It refuses waits that could never end. Executed only by w's goroutine.
+// to run. It refuses waits that could never end: on w's own stack at once
+// (checkWait), across participants when it would park (enterWait).
+// Executed only by w's goroutine.
 func (p *Pool) help(w *participant, idx uint32, target *record) error {
 	defer p.settle(w) // the caller goes on with other things than jobs
 	if err := p.checkWait(w, idx, target); err != nil {
@@ -35,13 +37,31 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 			// and no event can be triggered to change that.
 			return errorf(CodeWaitCycle, target.job.Label, "no job can run while waiting; a pipe job waits on a later job of its own pipe, or the job waits on work only this job could release")
 		}
-		if j, ok := p.park(w, func() bool { target.flags.Or(flagWatched); return target.outcome().Done() }); ok {
+		j, ok, err := p.parkOn(w, idx, target)
+		if err != nil {
+			return err
+		}
+		if ok {
 			w.beginBusy(p)
 			p.run(w, j)
 		}
 	}
 	w.endIdle(p) // the target finished while w was idle
 	return nil
+}
+
+// parkOn parks w until target may be done (see park), unless the wait
+// closes a loop through other participants' waits (see enterWait): w is
+// in the wait-for graph while it parks. Executed only by w's goroutine.
+func (p *Pool) parkOn(w *participant, idx uint32, target *record) (uint32, bool, error) {
+	if len(p.parts) > 1 { // on the serial executor the graph is w alone
+		if err := p.enterWait(w, idx, target); err != nil {
+			return 0, false, err
+		}
+		defer p.leaveWait(w)
+	}
+	j, ok := p.park(w, func() bool { target.flags.Or(flagWatched); return target.outcome().Done() })
+	return j, ok, nil
 }
 
 // sleepUntil parks a guest goroutine until target is done. Any goroutine may call it.
