@@ -1,0 +1,60 @@
+package main
+
+import (
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBounce runs the game under Xvfb (Ebiten panics at init without a
+// display; make test runs it under xvfb-run) for a few steps and checks
+// its last frame: balls of every colour, and the overlay over the
+// top-left with all its text on the screen.
+func TestBounce(t *testing.T) {
+	const steps = 60
+	shot := filepath.Join(t.TempDir(), "bounce.png")
+	g, err := newGame()
+	require.NoError(t, err)
+	g.steps, g.shot = steps, shot
+	require.NoError(t, ebiten.RunGame(g))
+	require.NoError(t, g.e.Close())
+	assert.Equal(t, uint64(steps), g.e.Time().Step)
+
+	f, err := os.Open(shot)
+	require.NoError(t, err)
+	defer f.Close()
+	img, err := png.Decode(f)
+	require.NoError(t, err)
+	require.Equal(t, image.Rect(0, 0, screenW, screenH), img.Bounds())
+	seen := map[color.RGBA]int{}
+	for y := 150; y < screenH-150; y++ {
+		for x := 480; x < screenW; x++ {
+			seen[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)]++
+		}
+	}
+	for _, c := range []color.RGBA{{0xff, 0x70, 0x50, 0xff}, {0x50, 0xc0, 0xff, 0xff}, {0x80, 0xe0, 0x60, 0xff}, {0xf0, 0xd0, 0x40, 0xff}} {
+		assert.Greater(t, seen[c], 100, "balls of colour %v right of the overlay", c)
+	}
+	back := color.RGBA{0x18, 0x1c, 0x28, 0xff}
+	differ := 0
+	for y := range 60 {
+		for x := range 400 {
+			if color.RGBAModel.Convert(img.At(x, y)).(color.RGBA) != back {
+				differ++
+			}
+		}
+	}
+	assert.Greater(t, differ, 400*60/2, "the overlay's top lines over the top-left")
+	boxes := g.ov.Boxes()
+	require.NotEmpty(t, boxes)
+	for _, b := range boxes {
+		assert.True(t, b.R.In(image.Rect(0, 0, screenW, screenH)), "%s's %q at %v leaves the screen", b.Panel, b.Text, b.R)
+	}
+}
