@@ -19,20 +19,21 @@ import (
 // stats are what a run measured, printed with -steps and checked by the
 // tests.
 type stats struct {
-	Steps    int     // fixed steps run
-	Entities int     // alive at the end
-	Visible  int     // drawn in the last frame
-	Lanes    int     // participants in the last step: the timeline's lanes
-	TPS, FPS float64 // ebiten.ActualTPS and ActualFPS, averaged over the run after the first second
-	MinTPS   float64 // the lowest one-second ActualTPS after the first second
+	Steps    int           // fixed steps run
+	Entities int           // alive at the end
+	Visible  int           // drawn in the last frame
+	Lanes    int           // participants in the last step: the timeline's lanes
+	TPS, FPS float64       // ebiten.ActualTPS and ActualFPS, averaged over the run after the first second
+	MinTPS   float64       // the lowest one-second ActualTPS after the first second
+	Overlay  time.Duration // the overlay's Draw, its mean per frame after the first second
 	Wall     time.Duration
 
 	ov *overlay.Overlay // the overlay at the end, for the tests to read
 }
 
 func (s stats) String() string {
-	return fmt.Sprintf("steps %d, entities %d, visible %d, lanes %d, tps %.1f (min %.1f), fps %.1f, wall %.1f s",
-		s.Steps, s.Entities, s.Visible, s.Lanes, s.TPS, s.MinTPS, s.FPS, s.Wall.Seconds())
+	return fmt.Sprintf("steps %d, entities %d, visible %d, lanes %d, tps %.1f (min %.1f), fps %.1f, overlay %.3f ms/frame, wall %.1f s",
+		s.Steps, s.Entities, s.Visible, s.Lanes, s.TPS, s.MinTPS, s.FPS, float64(s.Overlay)/1e6, s.Wall.Seconds())
 }
 
 // play opens the window and runs the game until it is closed, Esc is
@@ -59,6 +60,9 @@ func play(o options, log io.Writer) (st stats, err error) {
 	w.st.Wall = time.Since(start)
 	w.st.Entities, w.st.Visible, w.st.Lanes = g.Len(), len(g.Engine().Snapshot().Items), len(g.Engine().Timings().Last().Workers)
 	w.st.ov = w.ov
+	if w.ovFrames > 0 {
+		w.st.Overlay = w.ovSum / time.Duration(w.ovFrames)
+	}
 	if w.rates > 0 {
 		w.st.TPS, w.st.FPS = w.sumTPS/float64(w.rates), w.sumFPS/float64(w.rates)
 	} else {
@@ -83,6 +87,8 @@ type window struct {
 
 	updates, rates int
 	sumTPS, sumFPS float64
+	ovSum          time.Duration // the overlay's Draw time after the first second
+	ovFrames       int
 	shot           bool // the last frame is drawn (and saved, with -screenshot)
 }
 
@@ -206,7 +212,11 @@ func (w *window) Draw(screen *ebiten.Image) {
 	if last {
 		w.ov.Refresh()
 	}
+	start := time.Now()
 	w.ov.Draw(screen)
+	if w.updates > ebiten.TPS() {
+		w.ovSum, w.ovFrames = w.ovSum+time.Since(start), w.ovFrames+1
+	}
 	if last {
 		w.shot = true
 		if w.o.screenshot != "" {

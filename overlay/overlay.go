@@ -149,8 +149,8 @@ func (o *Overlay) keys() {
 	if anyPressed(o.opt.Toggle) {
 		o.SetVisible(!o.visible)
 	}
-	if anyPressed(o.opt.Help) {
-		o.help, o.redo = !o.help, 0
+	if anyPressed(o.opt.Help) { // hidden, it shows the overlay with the help
+		o.help, o.visible, o.redo = !o.help || !o.visible, true, 0
 	}
 	if !o.visible {
 		return
