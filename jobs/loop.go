@@ -391,8 +391,9 @@ func (p *Pool) runChunks(w *participant, idx uint32, r *record) *Error {
 // chunksFrom runs r's chunks from k on, splitting as runChunks says, and
 // returns r's end, or after a panic the chunk after the one that panicked,
 // with its error. One deferred recover serves the whole run of chunks: one
-// per chunk, as call has, cost about half of what a chunk of W2 at 1,024
-// items costs the pool. Traced chunks go through runOnce, a slice each.
+// per chunk, as call has, was about half of ParallelFor's cost per chunk
+// (BenchmarkParallelForOverhead). Traced chunks go through runOnce, a
+// slice each.
 // Executed only by w's goroutine, which runs r; whether w's pushes are
 // private changes only in Reset, when no job runs.
 func (p *Pool) chunksFrom(w *participant, idx uint32, r *record, k int32, join *record) (next int32, err *Error) {
