@@ -15,7 +15,7 @@ import (
 // Config.Allowlist accepts them. Executed only by the owner, once.
 func (e *Engine) Build() error {
 	if e.sched.built || e.sched.tried {
-		return errorf(CodeOrder, "", nil, "Build called twice; build once, then Step (after a failed Build, make a new Engine)")
+		return errorf(CodeOrder, "", nil, "Build called twice; build once, then Step (after a failed Build, make a new Engine on a new world)")
 	}
 	e.sched.tried = true
 	if err := errors.Join(e.sched.addErr...); err != nil {
@@ -54,7 +54,8 @@ func (e *Engine) buildSystems() []error {
 	names := map[string]bool{}
 	for _, en := range e.sched.all {
 		if names[en.name] {
-			errs = append(errs, errorf(CodeSchedule, en.name, nil, "two systems are named %q; give every system a unique name", en.name))
+			dup := &safety.Error{Code: safety.CodeUnknownSystem, Msg: fmt.Sprintf("two systems are named %q; give every system a unique name", en.name)}
+			errs = append(errs, errorf(CodeSchedule, en.name, dup, "the schedule does not validate; fix the systems named below"))
 		}
 		names[en.name] = true
 		if en.excl != nil {

@@ -33,8 +33,9 @@
 //     versions it reads are final); a pass whose chunks hold at most a
 //     batch of rows in all runs as one job;
 //  4. waits for every job, the owner helping;
-//  5. closes the frame: commands recorded by jobs play back in (system,
-//     chunk, sequence) order;
+//  5. closes the frame: commands play back in (system, query, chunk,
+//     sequence) order, a system's own buffers (ecs.Decl.Commands) before
+//     its chunks'; a buffer filled in Merge plays with the next step's;
 //  6. calls Merge of each system whose jobs all succeeded, in built
 //     order: per-chunk outputs meet here, and the snapshot is built.
 //

@@ -119,11 +119,11 @@ func Example_g007() {
 	fmt.Println(err)
 	eng.Build()
 	err = eng.Add(engine.Update, mover("late", true, noop))
-	// engine: WEFT-G007: Add("late") after Build; add every system before Build (to change the systems, make a new Engine)
+	// engine: WEFT-G007: Add("late") after Build; add every system before Build (to change the systems, make a new Engine on a new world)
 	fmt.Println(err)
 	// Output:
 	// engine: WEFT-G007: Step before Build; call Build once after adding the systems
-	// engine: WEFT-G007: Add("late") after Build; add every system before Build (to change the systems, make a new Engine)
+	// engine: WEFT-G007: Add("late") after Build; add every system before Build (to change the systems, make a new Engine on a new world)
 }
 
 func Example_g008() {

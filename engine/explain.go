@@ -103,7 +103,7 @@ func (e *Engine) buildExplain() *Explain {
 	for _, en := range e.sched.par {
 		if en.commands && en.seg == e.sched.nseg-1 {
 			x.Edges = append(x.Edges, Edge{From: en.name, To: EndOfStep, Causes: []Cause{{Kind: CauseSync,
-				Text: fmt.Sprintf("%s records commands; they play back at the end of the step, in (system, chunk, sequence) order, before merges", en.name)}}})
+				Text: fmt.Sprintf("%s records commands; they play back at the end of the step, in (system, query, chunk, sequence) order, before merges", en.name)}}})
 		}
 	}
 	return x

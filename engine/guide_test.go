@@ -91,7 +91,7 @@ func Example_expire() {
 	//   1. expire [Update commands] writes Lifetime; reads resource Time;
 	// edges:
 	//   expire -> (end of step)
-	//       sync: expire records commands; they play back at the end of the step, in (system, chunk, sequence) order, before merges
+	//       sync: expire records commands; they play back at the end of the step, in (system, query, chunk, sequence) order, before merges
 	// ambiguities: none
 	// step 1 entities 1000 chunk jobs 8
 	// step 2 entities 500 chunk jobs 4
@@ -265,7 +265,7 @@ func Example_systemSets() {
 	//   histogram -> report
 	//       set: report is After set "stats" (histogram is in it)
 	//   expire -> (end of step)
-	//       sync: expire records commands; they play back at the end of the step, in (system, chunk, sequence) order, before merges
+	//       sync: expire records commands; they play back at the end of the step, in (system, query, chunk, sequence) order, before merges
 	// ambiguities: none
 	// stats ran in step 10
 	// stats ran in step 20

@@ -149,7 +149,7 @@ func (e *Engine) add(call string, stage Stage, en *entry, opts []Option) error {
 		if en != nil {
 			name = en.name
 		}
-		return errorf(CodeOrder, name, nil, "%s(%q) after Build; add every system before Build (to change the systems, make a new Engine)", call, name)
+		return errorf(CodeOrder, name, nil, "%s(%q) after Build; add every system before Build (to change the systems, make a new Engine on a new world)", call, name)
 	}
 	var err error
 	switch {
