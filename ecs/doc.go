@@ -41,6 +41,12 @@
 // caller (seam.go): a token of another system is refused with
 // CodeUndeclared, a zero token with CodeBadArgument.
 //
+// Between frames, [World.Snapshot] copies the whole state (tables,
+// entity ids and generations with Ark's free list, resources, unread
+// events, change versions) into a reusable [Snapshot], and
+// [World.Restore] puts it back so that the next frames repeat bit for bit
+// (snapshot.go; Ark's pool is reached in place, arkpool.go).
+//
 // Jobs touch Ark only to read through lookups: the owner takes every
 // table's column slices while preparing chunks, and the guard query keeps
 // them valid until EndFrame.

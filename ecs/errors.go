@@ -19,6 +19,7 @@ const (
 	CodeRacyWrite    Code = "WEFT-E009" // a resource or write-lookup write from where other jobs may run at the same time
 	CodeUnresolved   Code = "WEFT-E010" // a Spawn placeholder that playback could not resolve to its entity
 	CodeNotFound     Code = "WEFT-E011" // an owner read of an entity that is not alive or lacks the component
+	CodeNoSnapshot   Code = "WEFT-E012" // a snapshot of a component or resource that holds pointers
 )
 
 // Error is the one error type of package ecs. errors.As(err, &e) gives the
@@ -44,6 +45,7 @@ const (
 	ErrRacyWrite    = CodeRacyWrite
 	ErrUnresolved   = CodeUnresolved
 	ErrNotFound     = CodeNotFound
+	ErrNoSnapshot   = CodeNoSnapshot
 )
 
 // Error makes a Code an error, so that it can be errors.Is's target.

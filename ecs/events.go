@@ -45,7 +45,11 @@ type stream[T any] struct {
 }
 
 // eventStream is a stream seen without its type, for the world's step start.
-type eventStream interface{ rotate(step uint64) }
+type eventStream interface {
+	rotate(step uint64)
+	save(dst any) any // snapshot.go
+	load(src any)
+}
 
 // part is what one writer emitted in one step.
 type part[T any] struct {

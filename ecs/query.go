@@ -75,6 +75,7 @@ type tableView struct {
 // filters and returns the components to filter with and without.
 func (q *queryBase) init(d *Decl, filters []Filter, cols ...*use) (with, without []ark.Comp) {
 	q.w, q.d, q.seq, q.nreq = d.w, d, d.nq, len(cols)
+	d.w.allQueries = append(d.w.allQueries, q)
 	d.nq++
 	for _, e := range d.emitters {
 		e.queries(d.nq)

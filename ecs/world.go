@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
 	"github.com/weft-engine/weft/internal/glue"
@@ -35,18 +36,21 @@ type World struct {
 	names   [256]string // component name by Ark ID index
 	layouts [256]layout // component layout by Ark ID index
 	types   [256]reflect.Type
-	digests DigestMode // what chunk jobs keep of their writes (digest.go)
+	digests DigestMode     // what chunk jobs keep of their writes (digest.go)
+	refs    [256]string    // a component's first field that holds a pointer, which snapshots refuse
+	resList []resourceCopy // the resources, in the order added, for snapshots
 
 	decls    []*Decl
 	spawners []batchSpawner
 	tags     uint32 // buffer uses started, for their placeholders' tags
 
-	inFrame bool
-	frame   uint64
-	owner   glue.Owner   // the engine's frames, if an engine drives this world
-	all     *ark.Filter0 // matches everything; its query is the frame's guard
-	guard   ark.Query0
-	queries []*queryBase // prepared this frame
+	inFrame    bool
+	frame      uint64
+	owner      glue.Owner   // the engine's frames, if an engine drives this world
+	all        *ark.Filter0 // matches everything; its query is the frame's guard
+	guard      ark.Query0
+	queries    []*queryBase // prepared this frame
+	allQueries []*queryBase // every query built, for snapshots of their ticks
 
 	mu   sync.Mutex // guards errs: jobs report into it
 	errs []error
@@ -137,6 +141,7 @@ func component[T any](w *World) compInfo {
 	w.names[id.Index()] = tp.Name()
 	w.layouts[id.Index()] = layoutOf(tp)
 	w.types[id.Index()] = tp
+	w.refs[id.Index()] = pointerField(tp, tp.Name())
 	return c
 }
 
@@ -170,6 +175,8 @@ func AddResource[T any](w *World, res *T) error {
 		return errorf(CodeBadArgument, "", reflect.TypeFor[T]().String(), "AddResource: the world already has a resource %v; add each resource type once (engine.New adds engine.Time, Input and Camera)", reflect.TypeFor[T]())
 	}
 	ark.AddResource(w.ark, res)
+	tp := reflect.TypeFor[T]()
+	w.resList = append(w.resList, resourceCopy{typ: tp, ptr: unsafe.Pointer(res), refs: pointerField(tp, tp.Name())})
 	return nil
 }
 

@@ -69,7 +69,7 @@ type Game struct {
 	sparks   *sparks
 	comps    *comps
 	pending  *ecs.Commands    // bursts, applied before the next step
-	rng      *rand.Rand       // the owner's, for bursts
+	rng      *rand.Rand       // the owner's, for bursts; its source is a resource of the world
 	fountain *Fountain        // the fountain's switch, a resource of the world
 	rec      *replay.Recorder // while recording (Record)
 
@@ -184,12 +184,14 @@ func New(cfg Config) (*Game, error) {
 		return nil, err
 	}
 	*eng.Camera() = engine.Camera{X: width / 2, Y: height / 2, W: ScreenW, H: ScreenH, Zoom: 1}
-	g := &Game{cfg: cfg, w: w, eng: eng, comps: c, pending: w.NewCommands(), rng: rand.New(rand.NewPCG(cfg.Seed, 1)),
+	burstSrc := rand.NewPCG(cfg.Seed, 1) // a resource, so that snapshots and saves keep it
+	g := &Game{cfg: cfg, w: w, eng: eng, comps: c, pending: w.NewCommands(), rng: rand.New(burstSrc),
 		phys: physics.New(physics.Config{Gravity: Gravity, Damping: 0.05, CellSize: 7, MaxX: width, MaxY: height}),
 		cull: cull.New(), sparks: newSparks(w, c), Width: width, Height: height,
 		fountain: &Fountain{On: true}}
 	err = errors.Join(
 		ecs.AddResource(w, g.fountain),
+		ecs.AddResource(w, burstSrc),
 		eng.AddExclusive(engine.PreUpdate, newFountain(c, cfg.Seed, w),
 			engine.EveryN(FountainEvery), engine.WhileRes(func(f *Fountain) bool { return f.On })),
 		eng.Add(engine.PreUpdate, &lifetime{c: c}),

@@ -1,0 +1,415 @@
+package ecs
+
+import (
+	"reflect"
+	"slices"
+	"unsafe"
+
+	ark "github.com/mlange-42/ark/ecs"
+)
+
+// Snapshots: a copy of everything that decides a world's next steps, and
+// a restore that puts it back so that those steps run bit for bit as the
+// first time.
+//
+// A snapshot holds every table (its components, its entities in row
+// order, each component's rows as bytes), Ark's entity pool (ids,
+// generations and the order in which dead ids are recycled), every
+// resource added with AddResource, the events emitted but not yet read,
+// the change versions with every query's last tick, and the counters
+// they are compared with. Components and resources must be plain data
+// (no pointers, slices, maps, strings or interfaces): their bytes are
+// their value, so a copy is a memmove.
+//
+// A restore puts a table back by copying its bytes when it holds the
+// same entities in the same rows as at the snapshot (a rewind of a few
+// steps in a world whose bodies live longer than that); a table that
+// differs is emptied and its entities created again, in order, with
+// their ids and generations, from a free list laid out so that Ark hands
+// them out in that order. Frame and event-step counters only grow: they
+// tell frames and steps apart, and a restore must not make an old one
+// look current.
+//
+// State that a system keeps in its own fields is not in the world and not
+// in a snapshot: keep what the next step depends on in components and
+// resources (docs/writing-a-system.md).
+
+// Snapshot is a copy of a world's state, reused from one World.Snapshot
+// to the next so that a warm one allocates nothing. The zero value is
+// empty; a snapshot belongs to the world it was taken of.
+type Snapshot struct {
+	w               *World
+	pool            []ark.Entity
+	next, available uint32
+	tables          []tableCopy
+	n               int      // tables in use
+	res             [][]byte // by World.resList index
+	events          []any    // by World.streamOrder index: *eventsCopy[T]
+	vers            map[tableKey]*tableVers
+	queries         []queryTicks // by World.allQueries index
+	ticks, moves    uint64
+	tags            uint32
+
+	same    []bool       // Restore's scratch: tables that need no rebuild
+	removed []ark.Entity // Restore's scratch: entities of tables to rebuild
+}
+
+// tableCopy is one table: its components, entities and column bytes.
+type tableCopy struct {
+	key  tableKey
+	ids  []ark.ID
+	ents []ark.Entity
+	cols [][]byte // by ids index
+}
+
+// queryTicks are a query's change ticks.
+type queryTicks struct{ tick, last uint64 }
+
+// Entities is the number of entities the snapshot holds.
+func (s *Snapshot) Entities() int {
+	n := 0
+	for _, t := range s.tables[:s.n] {
+		n += len(t.ents)
+	}
+	return n
+}
+
+// Snapshot copies w's state into dst, reusing dst's memory. Executed only
+// by the owner, outside of frames; it refuses with WEFT-E005 during one
+// and with WEFT-E012 when a component or resource holds pointers.
+func (w *World) Snapshot(dst *Snapshot) error {
+	if w.inFrame {
+		return w.lockedErr("World.Snapshot")
+	}
+	st, err := w.arkStateOf()
+	if err != nil {
+		return err
+	}
+	if err := w.plainData(); err != nil {
+		return err
+	}
+	dst.w = w
+	dst.pool = append(dst.pool[:0], st.pool.entities...)
+	dst.next, dst.available = st.pool.next, st.pool.available
+	dst.n = 0
+	q := w.all.Query()
+	for q.NextTable() {
+		if dst.n == len(dst.tables) {
+			dst.tables = append(dst.tables, tableCopy{})
+		}
+		w.copyOut(&dst.tables[dst.n], q.Entities())
+		dst.n++
+	}
+	for len(dst.res) < len(w.resList) {
+		dst.res = append(dst.res, nil)
+	}
+	for i, r := range w.resList {
+		dst.res[i] = append(dst.res[i][:0], r.bytes()...)
+	}
+	for len(dst.events) < len(w.streamOrder) {
+		dst.events = append(dst.events, nil)
+	}
+	for i, s := range w.streamOrder {
+		dst.events[i] = s.save(dst.events[i])
+	}
+	dst.saveVersions(w)
+	dst.queries = dst.queries[:0]
+	for _, q := range w.allQueries {
+		dst.queries = append(dst.queries, queryTicks{q.tick, q.last})
+	}
+	dst.ticks, dst.moves, dst.tags = w.ticks, w.moves, w.tags
+	return nil
+}
+
+// plainData refuses the components and resources that hold pointers.
+func (w *World) plainData() *Error {
+	for _, c := range w.comps {
+		if f := w.refs[c.id.Index()]; f != "" {
+			name := w.names[c.id.Index()]
+			return errorf(CodeNoSnapshot, "", name, "a snapshot cannot copy component %s: its field %s holds a pointer, and a copy of it would share what it points to; make the component plain data (numbers, arrays, structs, ecs entities)", name, f)
+		}
+	}
+	for _, r := range w.resList {
+		if r.refs != "" {
+			return errorf(CodeNoSnapshot, "", r.typ.String(), "a snapshot cannot copy resource %v: its field %s holds a pointer, and a copy of it would share what it points to; make the resource plain data", r.typ, r.refs)
+		}
+	}
+	return nil
+}
+
+// copyOut copies the table whose entities are ents into t.
+func (w *World) copyOut(t *tableCopy, ents []ark.Entity) {
+	ids := w.unsafe.IDs(ents[0])
+	t.ids, t.key = t.ids[:0], tableKey{}
+	for i := range ids.Len() {
+		id := ids.Get(i)
+		t.ids = append(t.ids, id)
+		t.key[id.Index()>>6] |= 1 << (id.Index() & 63)
+	}
+	t.ents = append(t.ents[:0], ents...)
+	for len(t.cols) < len(t.ids) {
+		t.cols = append(t.cols, nil)
+	}
+	for i, id := range t.ids {
+		t.cols[i] = append(t.cols[i][:0], w.column(ents[0], id, len(ents))...)
+	}
+}
+
+// column is the bytes of component id's column in the table whose first
+// entity is first, n rows.
+func (w *World) column(first ark.Entity, id ark.ID, n int) []byte {
+	size := w.types[id.Index()].Size()
+	if size == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(w.unsafe.GetUnchecked(first, id)), uintptr(n)*size)
+}
+
+// Restore puts w back in the state of src, a snapshot of w. Executed only
+// by the owner, outside of frames; it refuses with WEFT-E005 during one
+// and with WEFT-E007 for a snapshot of another world or an empty one, and
+// then changes nothing.
+func (w *World) Restore(src *Snapshot) error {
+	if w.inFrame {
+		return w.lockedErr("World.Restore")
+	}
+	if src.w != w {
+		return errorf(CodeBadArgument, "", "", "Restore of a snapshot of another world (or of none): restore a snapshot that World.Snapshot of this world filled; to move a world, save it (World.Save) and load it (World.Load)")
+	}
+	st, err := w.arkStateOf()
+	if err != nil {
+		return err
+	}
+	if !w.sameTables(src) {
+		w.rebuild(src, st)
+	}
+	for _, t := range src.tables[:src.n] {
+		for i, id := range t.ids {
+			copy(w.column(t.ents[0], id, len(t.ents)), t.cols[i])
+		}
+	}
+	st.setPool(src.pool, src.next, src.available)
+	for i, r := range w.resList[:min(len(w.resList), len(src.res))] {
+		copy(r.bytes(), src.res[i])
+	}
+	for i, s := range w.streamOrder[:min(len(w.streamOrder), len(src.events))] {
+		s.load(src.events[i])
+	}
+	src.loadVersions(w)
+	for i, q := range w.allQueries[:min(len(w.allQueries), len(src.queries))] {
+		q.tick, q.last = src.queries[i].tick, src.queries[i].last
+	}
+	w.ticks, w.moves, w.tags = src.ticks, src.moves, src.tags
+	return nil
+}
+
+// sameTables reports whether every table holds src's entities in src's
+// rows, and marks in src.same the tables of src that do. Executed only by
+// the owner, in Restore.
+func (w *World) sameTables(src *Snapshot) bool {
+	for len(src.same) < src.n {
+		src.same = append(src.same, false)
+	}
+	clear(src.same)
+	all, i := true, 0
+	q := w.all.Query()
+	for q.NextTable() {
+		ents := q.Entities()
+		j := src.find(w.tableOf(ents[0]), i)
+		if j >= 0 && slices.Equal(src.tables[j].ents, ents) {
+			src.same[j] = true
+		} else {
+			all = false
+		}
+		i++
+	}
+	return all && i == src.n
+}
+
+// find is the index of src's table with key, looking from i on first
+// (tables come in the same order), or -1.
+func (s *Snapshot) find(key tableKey, i int) int {
+	for k := range s.n {
+		if j := (i + k) % s.n; s.tables[j].key == key {
+			return j
+		}
+	}
+	return -1
+}
+
+// rebuild empties every table whose entities differ from src's and
+// creates src's entities in it again, with their ids and generations, in
+// their rows: the pool is first laid out so that Ark hands out exactly
+// those entities, in that order. Executed only by the owner, in Restore.
+func (w *World) rebuild(src *Snapshot, st arkState) {
+	src.removed = src.removed[:0]
+	q := w.all.Query()
+	for q.NextTable() {
+		ents := q.Entities()
+		if j := src.find(w.tableOf(ents[0]), 0); j < 0 || !src.same[j] {
+			src.removed = append(src.removed, ents...)
+		}
+	}
+	for _, e := range slices.Backward(src.removed) {
+		w.ark.RemoveEntity(e)
+	}
+	st.setPool(src.pool, 0, 0)
+	chain := unsafe.Slice((*arkEntity)(unsafe.Pointer(&st.pool.entities[0])), len(st.pool.entities))
+	var first, last, count uint32
+	for j, t := range src.tables[:src.n] {
+		if src.same[j] {
+			continue
+		}
+		for _, e := range t.ents {
+			id := uint32(e.ID())
+			if count == 0 {
+				first = id
+			} else {
+				chain[last].id = id
+			}
+			chain[id].gen, last = e.Gen(), id
+			count++
+		}
+	}
+	st.pool.next, st.pool.available = first, count
+	for j, t := range src.tables[:src.n] {
+		if !src.same[j] {
+			for range t.ents {
+				w.unsafe.NewEntity(t.ids...)
+			}
+		}
+	}
+}
+
+// resourceCopy is a resource added with AddResource: where its value is.
+type resourceCopy struct {
+	typ  reflect.Type
+	ptr  unsafe.Pointer
+	refs string // its first field that holds a pointer, "" for plain data
+}
+
+func (r resourceCopy) bytes() []byte { return unsafe.Slice((*byte)(r.ptr), r.typ.Size()) }
+
+// saveVersions copies w's change versions into s.
+func (s *Snapshot) saveVersions(w *World) {
+	if s.vers == nil {
+		s.vers = map[tableKey]*tableVers{}
+	}
+	for k := range s.vers {
+		if w.tables[k] == nil {
+			delete(s.vers, k)
+		}
+	}
+	for k, tv := range w.tables {
+		c := s.vers[k]
+		if c == nil {
+			c = &tableVers{}
+			s.vers[k] = c
+		}
+		c.copyFrom(tv)
+	}
+}
+
+// loadVersions puts s's change versions back into w.
+func (s *Snapshot) loadVersions(w *World) {
+	for k := range w.tables {
+		if s.vers[k] == nil {
+			delete(w.tables, k)
+		}
+	}
+	for k, c := range s.vers {
+		tv := w.tables[k]
+		if tv == nil {
+			tv = &tableVers{}
+			w.tables[k] = tv
+		}
+		tv.copyFrom(c)
+	}
+}
+
+// copyFrom makes tv a copy of o, reusing tv's memory.
+func (tv *tableVers) copyFrom(o *tableVers) {
+	tv.ents = append(tv.ents[:0], o.ents...)
+	tv.seen, tv.frame, tv.base = o.seen, o.frame, o.base
+	tv.moved = append(tv.moved[:0], o.moved...)
+	for i, c := range o.cols {
+		if c == nil {
+			tv.cols[i] = nil
+			continue
+		}
+		if tv.cols[i] == nil {
+			tv.cols[i] = &colVers{}
+		}
+		d := tv.cols[i]
+		d.changed.copyFrom(&c.changed)
+		d.added.copyFrom(&c.added)
+		d.allChanged, d.allAdded = c.allChanged, c.allAdded
+	}
+}
+
+func (t *ticks) copyFrom(o *ticks) {
+	t.blocks = append(t.blocks[:0], o.blocks...)
+	t.groups = append(t.groups[:0], o.groups...)
+}
+
+// eventsCopy is a stream's events not yet read: by writer, its events of
+// the last step (in the order readers see them) and those emitted since.
+type eventsCopy[T any] struct {
+	cur, pending [][]T
+}
+
+// save copies the stream's unread events into dst (an *eventsCopy[T] or
+// nil) and returns it.
+func (s *stream[T]) save(dst any) any {
+	c, _ := dst.(*eventsCopy[T])
+	if c == nil {
+		c = &eventsCopy[T]{}
+	}
+	for len(c.cur) < len(s.writers) {
+		c.cur, c.pending = append(c.cur, nil), append(c.pending, nil)
+	}
+	for i, e := range s.writers {
+		c.cur[i] = e.cur.appendTo(c.cur[i][:0])
+		c.pending[i] = append(c.pending[i][:0], e.pending...)
+	}
+	return c
+}
+
+// load puts the unread events of src back: a writer's last step becomes
+// its owner part, which readers see first, as they saw the whole part.
+func (s *stream[T]) load(src any) {
+	c := src.(*eventsCopy[T])
+	for i, e := range s.writers[:min(len(s.writers), len(c.cur))] {
+		p := &e.cur
+		clear(p.owner)
+		p.owner = append(p.owner[:0], c.cur[i]...)
+		for _, q := range p.chunks {
+			for k := range q {
+				clear(q[k])
+				q[k] = q[k][:0]
+			}
+		}
+		clear(e.pending)
+		e.pending = append(e.pending[:0], c.pending[i]...)
+	}
+}
+
+// pointerField is the path of t's first field that holds a pointer
+// (strings, slices, maps, pointers, interfaces, channels, functions), ""
+// for plain data.
+func pointerField(t reflect.Type, path string) string {
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if p := pointerField(t.Field(i).Type, path+"."+t.Field(i).Name); p != "" {
+				return p
+			}
+		}
+	case reflect.Array:
+		return pointerField(t.Elem(), path+"[0]")
+	case reflect.String, reflect.Slice, reflect.Map, reflect.Pointer, reflect.UnsafePointer,
+		reflect.Interface, reflect.Chan, reflect.Func:
+		return path + " (" + t.Kind().String() + ")"
+	}
+	return ""
+}
