@@ -184,7 +184,7 @@ func (s *Kick) Build(b *engine.Builder) error {
 	d := b.Decl()
 	s.life = ecs.Write[Lifetime](d)
 	s.pass = b.Chunks("kick", ecs.NewQuery1(d, s.life, ecs.With[Kicked]()), func(c *ecs.Chunk) {
-		life := s.life.Column(c) // marks the chunk's rows of Lifetime written
+		life := s.life.Column(c) // the blocks whose values this job changes are marked
 		for i := range life {
 			life[i].Left++
 		}

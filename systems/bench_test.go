@@ -15,7 +15,13 @@ import (
 // median work per entity is reported as <system>-ns/entity, and the
 // owner's time outside the jobs (scheduling, playback, merges, reading the
 // trace: serial, so it caps the speedup) as owner-µs/op.
-func BenchmarkFrame(b *testing.B) {
+func BenchmarkFrame(b *testing.B) { benchFrame(b, true) }
+
+// BenchmarkFrameChecked is BenchmarkFrame in checked mode (the default
+// Config): the cost of the safety checks on the step.
+func BenchmarkFrameChecked(b *testing.B) { benchFrame(b, false) }
+
+func benchFrame(b *testing.B, noChecks bool) {
 	const batch = 1024
 	for _, n := range []int{10_000, 50_000, 100_000, 200_000} {
 		for _, mode := range []string{"serial", "parallel"} {
@@ -24,7 +30,7 @@ func BenchmarkFrame(b *testing.B) {
 				if mode == "parallel" {
 					w = engine.DefaultWorkers
 				}
-				s := newSceneG(b, n, engine.Config{Workers: w, Batch: batch, NoChecks: true}, false, 0)
+				s := newSceneG(b, n, engine.Config{Workers: w, Batch: batch, NoChecks: noChecks}, false, 0)
 				for range 150 {
 					if err := s.eng.Tick(); err != nil {
 						b.Fatal(err)
