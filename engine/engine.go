@@ -52,6 +52,7 @@ type Engine struct {
 	out     outputs    // what a step leaves for the game to read
 	dig     digests    // the systems' digests of the last step (digest.go)
 	hook    StepHook   // told of every fixed step (SetStepHook)
+	rw      rewinder   // snapshots kept for Rewind (rewind.go)
 
 	// busy is set while Step, Tick or Close runs, so that a call from
 	// inside a step (a Schedule, Merge, job or exclusive system) or from a

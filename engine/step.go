@@ -78,6 +78,7 @@ func (e *Engine) tick() (err error) {
 	}
 	e.scratch.errs = e.scratch.errs[:0]
 	e.out.problems = e.out.problems[:0]
+	e.keepStep()
 	e.startEvents()
 	t := e.res.time
 	t.Step++
