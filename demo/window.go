@@ -58,7 +58,7 @@ func play(o options, log io.Writer) (st stats, err error) {
 	start := time.Now()
 	err = ebiten.RunGame(w)
 	w.st.Wall = time.Since(start)
-	w.st.Entities, w.st.Visible, w.st.Lanes = g.Len(), len(g.Engine().Snapshot().Items), len(g.Engine().Timings().Last().Workers)
+	w.st.Entities, w.st.Visible, w.st.Lanes = g.Len(), len(g.Engine().Snapshot().Items), len(g.Profile().Last().Workers)
 	w.st.ov = w.ov
 	if w.ovFrames > 0 {
 		w.st.Overlay = w.ovSum / time.Duration(w.ovFrames)
@@ -99,7 +99,8 @@ func newWindow(g *game.Game, o options, log io.Writer) (*window, error) {
 	}
 	w := &window{g: g, o: o, ctl: game.NewControls(g.Engine()), spr: spr}
 	w.ov = overlay.New(g.Engine(), overlay.Options{
-		Toggle: []ebiten.Key{ebiten.KeyO, ebiten.KeyTab}, Help: []ebiten.Key{ebiten.KeyH, ebiten.KeyF1},
+		Profiler: g.Profile(),
+		Toggle:   []ebiten.Key{ebiten.KeyO, ebiten.KeyTab}, Help: []ebiten.Key{ebiten.KeyH, ebiten.KeyF1},
 		Hidden: o.noOverlay, Budget: o.budget, Capture: o.budget > 0, TraceDir: o.tracedir, Log: log,
 		Keys: gameKeys, Hint: hintLine,
 	})

@@ -42,7 +42,7 @@ func (e *Engine) Build() error {
 	e.adoptPlan(plan)
 	e.derive()
 	e.sched.built = true
-	e.out.timings.init(e)
+	e.out.rec.init(e)
 	return nil
 }
 

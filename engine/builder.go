@@ -133,6 +133,9 @@ type Pass struct {
 	all   jobs.Func
 	whole bool
 	bad   bool // made with a nil argument: Build failed
+	// A range pass's items and batch this step, for its jobs' item counts
+	// (owner only).
+	items, batch int
 
 	// Chunk-wise chaining, decided at Build: group passes run one job per
 	// chunk so that a chained pass's chunk k can wait for chunk k alone.

@@ -166,7 +166,7 @@ func TestWholePassOneJob(t *testing.T) {
 		require.NoError(t, e.Build())
 		require.NoError(t, e.Tick())
 		var rows []int32
-		for _, s := range e.Timings().Last().Timeline {
+		for _, s := range lastTimings(e).Timeline {
 			if s.System >= 0 {
 				rows = append(rows, s.Rows)
 			}

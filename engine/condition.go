@@ -110,7 +110,7 @@ func (e *Engine) bindConditions() []error {
 // Set), then systems' (in built order, parallel then exclusive ones), and
 // marks the systems that sit this step out. A condition that panics
 // counts as false and fails the step with WEFT-G015. Executed only by the
-// owner, at the start of a step, after timings.begin and before any
+// owner, at the start of a step, after the record's begin and before any
 // system runs.
 func (e *Engine) decide() {
 	e.scratch.frame.deciding = true // for ecs's checks (owner.Deciding); no job runs now
@@ -124,7 +124,6 @@ func (e *Engine) decide() {
 			for _, s := range en.setOf {
 				en.skip = en.skip || s.skip
 			}
-			en.timing.skipped = en.skip && !en.disabled
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 // paused is a game resource that a run condition reads.
@@ -50,20 +51,21 @@ func TestConditionSkipsAndDependentsRun(t *testing.T) {
 			after.merge = func(f *engine.Frame) error { seen = append(seen, int(f.Time().Step)); return nil }
 			require.NoError(t, e.Add(engine.Update, merging{after}, engine.After("spawner")))
 			require.NoError(t, e.Build())
+			prof := profile.New(e, profile.Options{})
 			for step := 1; step <= 7; step++ {
 				require.NoError(t, e.Tick())
-				st := e.Timings().Last()
+				st := lastTimings(e)
 				on := step%3 == 0
 				assert.Equal(t, on, st.Systems[0].Ran, "step %d", step)
 				assert.Equal(t, !on, st.Systems[0].Skipped, "step %d", step)
 				assert.True(t, st.Systems[1].Ran)
 				assert.False(t, st.Systems[1].Skipped)
 			}
-			sum := e.Timings().Summary()
+			sum := prof.Summary()
 			assert.Equal(t, [2]int{2, 5}, [2]int{sum.Systems[0].Ran, sum.Systems[0].Skipped}, "the window counts ran and skipped steps")
 			assert.Equal(t, [2]int{7, 0}, [2]int{sum.Systems[1].Ran, sum.Systems[1].Skipped})
 			var table strings.Builder
-			require.NoError(t, e.Timings().WriteTable(&table))
+			require.NoError(t, prof.WriteTable(&table))
 			assert.Contains(t, table.String(), "skipped by a run condition in 5 of 7 steps (ran in 2)")
 			assert.Equal(t, []uint64{3, 6}, sched)
 			assert.Equal(t, []uint64{3, 6}, merged)
@@ -148,10 +150,10 @@ func TestWhileResAndSkippedExclusive(t *testing.T) {
 	}}, engine.WhileRes(func(p *paused) bool { return !p.On })))
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
-	assert.True(t, e.Timings().Last().Systems[0].Skipped)
+	assert.True(t, lastTimings(e).Systems[0].Skipped)
 	p.On = false
 	require.NoError(t, e.Tick())
-	assert.False(t, e.Timings().Last().Systems[0].Skipped)
+	assert.False(t, lastTimings(e).Systems[0].Skipped)
 	assert.Equal(t, []uint64{2}, runs)
 	assert.Contains(t, e.Explain().String(), "runs if WhileRes[engine_test.paused];")
 }

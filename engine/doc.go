@@ -1,6 +1,6 @@
 // Package engine builds systems into a validated schedule, runs each fixed
 // step as one job graph, and publishes a render snapshot and the step's
-// timings.
+// record (StepRecord: plain data that the profile package summarises).
 //
 // # Owner, workers, guests
 //
@@ -44,7 +44,11 @@
 // stage and the stages before it, so it reads their events of this step,
 // and the events of the emitters after it from the step before.
 //
-// Then the snapshot is published and the timings recorded. Because jobs
+// Then the snapshot is published and the step's record handed to the
+// observers (Engine.Observe): the owner's phases with their start and end,
+// the job trace, the systems' outcomes, markers, counters and GC pauses,
+// on one clock. The engine does not summarise them; the profile package
+// does. Because jobs
 // touch only their own chunk and outputs, and everything that meets does
 // so on the owner in a fixed order, a step's result is the same for every
 // worker count and batch size.

@@ -25,7 +25,6 @@ type Config struct {
 	FixedStep     time.Duration    // simulated time per step (default 1/60 s)
 	MaxSteps      int              // fixed steps per Step call at most (default 4); the rest of the backlog is dropped
 	NoChecks      bool             // start with the safety and ecs checks off
-	Window        int              // steps in the timings window (default 120)
 	TraceCapacity int              // trace events per participant (default 1<<16; doubled when a step loses events)
 	Allowlist     safety.Allowlist // accepted ambiguities
 	// ChainChunks lets a system's first chunk pass start chunk by chunk
@@ -110,13 +109,13 @@ type scratch struct {
 	one     [1]jobs.Handle
 	chained []jobs.Handle // a chained pass's predecessors but the one it chains onto
 	errs    []error       // the step's failures, joined by Tick
+	events  []jobs.Event  // a segment's trace, read from the pool
 }
 
 // outputs are what a step publishes.
 type outputs struct {
 	snaps    snapshots
-	timings  Timings
-	events   []jobs.Event  // the last step's trace
+	rec      recorder      // the step's record, for the observers
 	problems []ecs.Problem // the last step's skipped or unresolved commands
 }
 
@@ -138,13 +137,12 @@ func New(w *ecs.World, cfg Config) (*Engine, error) {
 		}
 	}
 	def(&cfg.MaxSteps, 4)
-	def(&cfg.Window, 120)
 	def(&cfg.TraceCapacity, 1<<16)
 	if cfg.FixedStep == 0 {
 		cfg.FixedStep = time.Second / 60
 	}
-	if cfg.Batch < 0 || cfg.MaxSteps < 1 || cfg.Window < 1 || cfg.TraceCapacity < 1 || cfg.FixedStep < 0 {
-		return nil, errorf(CodeBadConfig, "", nil, "Config %+v: Batch must be >= 0 (0: adaptive), MaxSteps, Window and TraceCapacity >= 1, FixedStep > 0", cfg)
+	if cfg.Batch < 0 || cfg.MaxSteps < 1 || cfg.TraceCapacity < 1 || cfg.FixedStep < 0 {
+		return nil, errorf(CodeBadConfig, "", nil, "Config %+v: Batch must be >= 0 (0: adaptive), MaxSteps and TraceCapacity >= 1, FixedStep > 0", cfg)
 	}
 	e := &Engine{world: w, cfg: cfg,
 		res:  resources{time: &Time{DT: cfg.FixedStep.Seconds()}, input: &Input{}, camera: &Camera{Zoom: 1}},
@@ -153,6 +151,7 @@ func New(w *ecs.World, cfg Config) (*Engine, error) {
 		run:  runner{traceCap: cfg.TraceCapacity},
 	}
 	e.scratch.frame.e = e
+	e.out.rec.start()
 	w.Glue(glue.Seal{}).SetOwner(owner{e})
 	for _, err := range []error{ecs.AddResource(w, e.res.time), ecs.AddResource(w, e.res.input), ecs.AddResource(w, e.res.camera)} {
 		if err != nil {
@@ -191,18 +190,20 @@ func (e *Engine) enter(call string) error {
 
 // WriteTrace writes the last step's job trace in the Chrome trace event
 // format, for Perfetto. Executed only by the owner, between steps.
-func (e *Engine) WriteTrace(w io.Writer) error { return jobs.WriteChromeTrace(w, e.out.events) }
+func (e *Engine) WriteTrace(w io.Writer) error { return jobs.WriteChromeTrace(w, e.out.rec.cur.Jobs) }
 
 // AppendTrace appends the last step's job trace to dst, so that a trace of
 // several steps can be gathered and written with jobs.WriteChromeTrace (job
 // handles and times stay distinct across steps of one pool). Executed only
 // by the owner, between steps.
-func (e *Engine) AppendTrace(dst []jobs.Event) []jobs.Event { return append(dst, e.out.events...) }
+func (e *Engine) AppendTrace(dst []jobs.Event) []jobs.Event {
+	return append(dst, e.out.rec.cur.Jobs...)
+}
 
 // Problems are the commands that the last step's playback skipped
 // (WEFT-E006: a dead entity, a missing component) or could not resolve
-// (WEFT-E010: a Spawn placeholder), in playback order; the timings count
-// them. Valid until the next step. Executed only by the owner, between
+// (WEFT-E010: a Spawn placeholder), in playback order; the step's record
+// counts them. Valid until the next step. Executed only by the owner, between
 // steps.
 func (e *Engine) Problems() []ecs.Problem { return e.out.problems }
 
@@ -224,9 +225,6 @@ func (e *Engine) Time() Time { return *e.res.time }
 // owner, between steps (as Ebiten's Draw does), and copy what must live
 // longer. Another goroutine must not read it while the owner steps.
 func (e *Engine) Snapshot() *Snapshot { return e.out.snaps.current() }
-
-// Timings are the step timings and their rolling window.
-func (e *Engine) Timings() *Timings { return &e.out.timings }
 
 // SetWorkers sets the worker count from the next step on (0: serial,
 // DefaultWorkers: GOMAXPROCS-1). A count it refuses changes nothing.

@@ -110,6 +110,9 @@ func (f *Frame) start(p *Pass, n, batch int) error {
 		e.scratch.one[0] = en.last // not scratch.deps: keep the predecessors for later passes
 		deps = e.scratch.one[:]
 	}
+	if p.q == nil {
+		p.items, p.batch = n, batch
+	}
 	job := jobs.Job{Label: jobs.Label{Name: p.label}, Run: p.run}
 	h, grouped, err := e.startPass(p, job, n, batch, deps)
 	if err != nil {

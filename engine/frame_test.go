@@ -31,7 +31,7 @@ func TestFixedStep(t *testing.T) {
 	}
 	assert.Equal(t, uint64(6), e.Time().Step)
 	assert.InDelta(t, 0.06, e.Time().Elapsed, 1e-12)
-	assert.Equal(t, uint64(7), e.Timings().Dropped) // 100+6 ms left 106: 3 run, 7 dropped
+	assert.Equal(t, uint64(7), e.Dropped()) // 100+6 ms left 106: 3 run, 7 dropped
 	assert.InDelta(t, 0.6, e.Time().Alpha, 1e-9)
 }
 
@@ -131,7 +131,7 @@ func TestTimelineSlices(t *testing.T) {
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
 	rows, chunks, critical := 0, 0, 0
-	for _, s := range e.Timings().Last().Timeline {
+	for _, s := range lastTimings(e).Timeline {
 		if s.Critical {
 			critical++
 		}
@@ -201,7 +201,7 @@ func TestStepWithFailingSystem(t *testing.T) {
 	assert.Equal(t, 3, n)
 	assert.ErrorIs(t, err, engine.ErrScheduleRun)
 	assert.Equal(t, uint64(3), e.Time().Step)
-	assert.Equal(t, uint64(2), e.Timings().Dropped)
+	assert.Equal(t, uint64(2), e.Dropped())
 	assert.InDelta(t, 0.5, e.Time().Alpha, 1e-9)
 }
 
@@ -245,23 +245,4 @@ func TestWorkersBounded(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, e.Workers(), "DefaultWorkers is resolved when set")
 	assert.Equal(t, min(engine.MaxWorkers, max(1, runtime.GOMAXPROCS(0)-1)), want)
-}
-
-// Changing the worker count keeps the window's earlier steps: the owner's
-// busy time over the window does not drop to zero. The earlier steps are
-// serial, so the owner ran every job of them, whatever the scheduler did.
-func TestWindowKeepsWorkersAcrossSetWorkers(t *testing.T) {
-	e := newEngine(t, world(t, 4096), engine.Config{Workers: 0, Batch: 64})
-	require.NoError(t, e.Add(engine.Update, mover("m", true, func([]pos) { time.Sleep(20 * time.Microsecond) })))
-	require.NoError(t, e.Build())
-	for range 10 {
-		require.NoError(t, e.Tick())
-	}
-	before := e.Timings().Summary().Workers[0].P50
-	require.Positive(t, before)
-	require.NoError(t, e.SetWorkers(2))
-	require.NoError(t, e.Tick())
-	s := e.Timings().Summary()
-	assert.Equal(t, 11, s.Steps)
-	assert.Positive(t, s.Workers[0].P50, "the owner's busy time of the earlier steps is kept")
 }

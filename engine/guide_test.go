@@ -12,6 +12,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 // Lifetime is how long an entity has left, in seconds.
@@ -77,15 +78,16 @@ func Example_expire() {
 	if err := eng.Build(); err != nil {
 		panic(err)
 	}
+	prof := profile.New(eng, profile.Options{}) // the steps' timings
 	fmt.Print(eng.Explain())
 	for range 3 {
 		if _, err := eng.Step(time.Second); err != nil {
 			panic(err)
 		}
-		st := eng.Timings().Last().System("expire")
+		st := prof.Last().System("expire")
 		fmt.Println("step", eng.Time().Step, "entities", st.Entities, "chunk jobs", st.Jobs)
 	}
-	eng.Timings().WriteTable(os.Stderr) // the whole table, for a terminal
+	prof.WriteTable(os.Stderr) // the whole table, for a terminal
 	// Output:
 	// systems (execution order):
 	//   1. expire [Update commands] writes Lifetime; reads resource Time;
@@ -146,11 +148,12 @@ func Example_markers() {
 	if err := eng.Build(); err != nil {
 		panic(err)
 	}
+	prof := profile.New(eng, profile.Options{}) // the steps' timings
 	for range 3 {
 		if _, err := eng.Step(time.Second); err != nil {
 			panic(err)
 		}
-		st := eng.Timings().Last()
+		st := prof.Last()
 		fmt.Println("step", st.Step, st.Counters[0].Name, st.Counters[0].Value, st.Markers[0].Name, "spans", st.Markers[0].Calls)
 	}
 	// Output:
@@ -183,12 +186,13 @@ func Example_runConditions() {
 	if err := eng.Build(); err != nil {
 		panic(err)
 	}
+	prof := profile.New(eng, profile.Options{}) // the steps' timings
 	for step := 1; step <= 6; step++ {
 		paused.On = step >= 5 // the game pauses before step 5
 		if _, err := eng.Step(time.Second); err != nil {
 			panic(err)
 		}
-		st := eng.Timings().Last().System("expire")
+		st := prof.Last().System("expire")
 		fmt.Println("step", step, "ran", st.Ran, "skipped", st.Skipped, "entities", st.Entities)
 	}
 	// Output:
@@ -238,10 +242,11 @@ func Example_systemSets() {
 	must(eng.Add(engine.Update, &Expire{}))
 	must(eng.Add(engine.PostUpdate, &Headcount{name: "report"}, engine.After("stats")))
 	must(eng.Build())
+	prof := profile.New(eng, profile.Options{}) // the steps' timings
 	fmt.Print(eng.Explain())
 	for range 20 {
 		must(eng.Tick())
-		if st := eng.Timings().Last(); st.System("census").Ran {
+		if st := prof.Last(); st.System("census").Ran {
 			fmt.Println("stats ran in step", st.Step)
 		}
 	}

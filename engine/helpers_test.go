@@ -7,6 +7,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 type pos struct{ X float64 }
@@ -70,4 +71,11 @@ func newEngine(t *testing.T, w *ecs.World, cfg engine.Config) *engine.Engine {
 	require.NoError(t, err)
 	t.Cleanup(func() { e.Close() })
 	return e
+}
+
+// lastTimings is the timings of e's last step, computed from its record.
+func lastTimings(e *engine.Engine) *profile.StepTimings {
+	var st profile.StepTimings
+	profile.Analyse(&st, e.LastRecord())
+	return &st
 }

@@ -14,10 +14,8 @@ import (
 // time (Builder.Marker, Builder.Counter), and used inside a chunk job with
 // the participant that runs it (ecs.Chunk.Worker): each participant writes
 // its own buffer, so they take no lock and allocate nothing. Between steps
-// the owner folds the buffers into the step's timings: StepTimings.Marks
-// (nested spans for the timeline), StepTimings.Markers and Counters (per
-// step totals the window's Summary and the table read) and the Chrome
-// trace (Trace).
+// the owner moves the buffers into the step's record (StepRecord.Marks,
+// StepRecord.Counters), which the profile package summarises.
 
 // Marker names a span inside a job: Begin starts it, the Span's End ends
 // it. The zero Marker records nothing.
@@ -41,41 +39,18 @@ type Span struct {
 	start        int64
 }
 
-// MarkSpan is one marker span of a step, for a timeline: Start and End are
-// nanoseconds since the step's first job started, as Slice's; Depth is 0
-// for a span directly in a job, 1 inside another span, and so on.
-type MarkSpan struct {
-	Marker     int32 // index into StepTimings.Markers
-	Worker     int32 // 0 is the owner
-	Depth      int32
-	Start, End int64
-}
-
-// MarkerTimings is a marker's share of a step.
-type MarkerTimings struct {
-	Name   string // "system.marker"
-	System int32  // index into StepTimings.Systems
-	Time   time.Duration
-	Calls  int
-}
-
-// CounterValue is a counter's total over a step.
-type CounterValue struct {
-	Name   string // "system.counter"
-	System int32  // index into StepTimings.Systems
-	Value  int64
-}
-
 // Marker makes a marker named name within the system (shown as
 // "system.name"); the same name gives the same marker.
 func (b *Builder) Marker(name string) Marker {
-	return Marker{m: &b.e.out.timings.marks, id: b.e.out.timings.marks.name(&b.e.out.timings.marks.markers, b.s, name)}
+	mk := &b.e.out.rec.marks
+	return Marker{m: mk, id: mk.name(&mk.markers, b.s, name)}
 }
 
 // Counter makes a counter named name within the system (shown as
 // "system.name"); the same name gives the same counter.
 func (b *Builder) Counter(name string) Counter {
-	return Counter{m: &b.e.out.timings.marks, id: b.e.out.timings.marks.name(&b.e.out.timings.marks.counters, b.s, name)}
+	mk := &b.e.out.rec.marks
+	return Counter{m: mk, id: mk.name(&mk.counters, b.s, name)}
 }
 
 // Begin starts a span of m in the job that participant w runs; pass the
@@ -135,7 +110,7 @@ func (c Counter) Add(w int, n int64) {
 // SetMarkerSpans turns the recording of marker spans on (the default) or
 // off; counters count either way. Executed only by the owner, between
 // steps.
-func (t *Timings) SetMarkerSpans(on bool) { t.marks.spans = on }
+func (e *Engine) SetMarkerSpans(on bool) { e.out.rec.marks.spans = on }
 
 // rawSpan is a span as a participant records it: times on the marks clock.
 type rawSpan struct {
@@ -157,7 +132,7 @@ type part struct {
 type named struct {
 	names   []string
 	entries []*entry // their systems
-	sys     []int32  // index into StepTimings.Systems, set by init
+	sys     []int32  // index into Layout.Systems, set by init
 }
 
 // marks is the engine's markers and counters. Its fields are written by
@@ -166,8 +141,8 @@ type marks struct {
 	markers, counters named
 	parts             []part
 	spans             bool
-	epoch             time.Time
-	off               int64                  // pool clock minus marks clock
+	epoch             time.Time              // the engine's clock's zero
+	off               int64                  // pool clock minus the engine's clock
 	bad               atomic.Pointer[misuse] // the first of the step
 	capacity          int
 	cal               []jobs.Event
@@ -201,31 +176,15 @@ func (mk *marks) misuse(name string, w int) {
 }
 
 // init resolves the systems' indices. Executed only by the owner, at the
-// end of Build.
-func (mk *marks) init(e *Engine) {
-	mk.spans, mk.epoch, mk.capacity = true, time.Now(), 1024
+// end of Build, once every system has its slot.
+func (mk *marks) init() {
+	mk.spans, mk.capacity = true, 1024
 	for _, n := range []*named{&mk.markers, &mk.counters} {
 		n.sys = n.sys[:0]
 		for _, en := range n.entries {
-			n.sys = append(n.sys, int32(systemIndex(e, en)))
+			n.sys = append(n.sys, int32(en.slot))
 		}
 	}
-}
-
-// systemIndex is en's index in StepTimings.Systems: parallel systems
-// first, then exclusive ones, each in built order.
-func systemIndex(e *Engine, en *entry) int {
-	for i, p := range e.sched.par {
-		if p == en {
-			return i
-		}
-	}
-	for i, x := range e.sched.excl {
-		if x == en {
-			return len(e.sched.par) + i
-		}
-	}
-	return -1
 }
 
 // resize gives each participant of a new pool its buffers and measures
@@ -286,47 +245,25 @@ func (mk *marks) clear() {
 	}
 }
 
-// fold adds the step's spans and counts to c: t0 is the timeline's origin
-// on the pool clock. It returns the misuse of the step, if any. Executed
-// only by the owner, after the step's last Wait.
-func (mk *marks) fold(c *StepTimings, t0 int64) error {
+// fold moves the step's spans and counts into c. It returns the misuse
+// of the step, if any. Executed only by the owner, after the step's last
+// Wait.
+func (mk *marks) fold(c *StepRecord) error {
 	c.Marks = c.Marks[:0]
-	for i := range c.Markers {
-		c.Markers[i].Time, c.Markers[i].Calls = 0, 0
-	}
-	for i := range c.Counters {
-		c.Counters[i].Value = 0
-	}
+	clear(c.Counters)
 	c.MarksLost = 0
 	for w := range mk.parts {
 		p := &mk.parts[w]
 		c.MarksLost += uint64(p.lost)
 		for _, s := range p.buf {
-			m := &c.Markers[s.id]
-			m.Time += time.Duration(s.end - s.start)
-			m.Calls++
-			c.Marks = append(c.Marks, MarkSpan{Marker: s.id, Worker: int32(w), Depth: s.depth,
-				Start: s.start + mk.off - t0, End: s.end + mk.off - t0})
+			c.Marks = append(c.Marks, MarkRecord{Marker: s.id, Worker: int32(w), Depth: s.depth, Start: s.start, End: s.end})
 		}
 		for i, n := range p.counts {
-			c.Counters[i].Value += n
+			c.Counters[i] += n
 		}
 	}
 	if m := mk.bad.Swap(nil); m != nil {
 		return errorf(CodeJob, "", nil, "marker or counter %q used with participant %d; pass the chunk's c.Worker() (0 to %d this step)", m.name, m.w, len(mk.parts)-1)
 	}
 	return nil
-}
-
-// rows makes c's per-marker and per-counter rows. Executed only by the
-// owner, in init.
-func (mk *marks) rows(c *StepTimings) {
-	c.Markers = make([]MarkerTimings, len(mk.markers.names))
-	for i := range c.Markers {
-		c.Markers[i] = MarkerTimings{Name: mk.markers.names[i], System: mk.markers.sys[i]}
-	}
-	c.Counters = make([]CounterValue, len(mk.counters.names))
-	for i := range c.Counters {
-		c.Counters[i] = CounterValue{Name: mk.counters.names[i], System: mk.counters.sys[i]}
-	}
 }

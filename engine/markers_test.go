@@ -10,6 +10,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 // marked is a system whose chunk job marks an outer span, an inner one
@@ -52,10 +53,11 @@ func TestMarkersAndCounters(t *testing.T) {
 		e := newEngine(t, world(t, 1000), engine.Config{Workers: workers, Batch: 100})
 		e.Add(engine.Update, marked(nil))
 		require.NoError(t, e.Build())
+		prof := profile.New(e, profile.Options{})
 		for range 3 {
 			require.NoError(t, e.Tick())
 		}
-		st := e.Timings().Last()
+		st := lastTimings(e)
 		require.Len(t, st.Markers, 2)
 		assert.Equal(t, "marked.outer", st.Markers[0].Name)
 		assert.Equal(t, "marked.inner", st.Markers[1].Name)
@@ -63,7 +65,7 @@ func TestMarkersAndCounters(t *testing.T) {
 		assert.Equal(t, 10, st.Markers[0].Calls, "a span a chunk")
 		assert.Equal(t, 10, st.Markers[1].Calls)
 		require.Len(t, st.Counters, 1)
-		assert.Equal(t, engine.CounterValue{Name: "marked.rows", System: 0, Value: 1000}, st.Counters[0])
+		assert.Equal(t, profile.CounterValue{Name: "marked.rows", System: 0, Value: 1000}, st.Counters[0])
 		require.Len(t, st.Marks, 20)
 		depths := map[int32]int32{}
 		for _, m := range st.Marks {
@@ -74,17 +76,17 @@ func TestMarkersAndCounters(t *testing.T) {
 		assert.Equal(t, map[int32]int32{0: 0, 1: 1}, depths, "inner nests in outer")
 		assert.Zero(t, st.MarksLost)
 
-		sum := e.Timings().Summary()
+		sum := prof.Summary()
 		require.Len(t, sum.Markers, 2)
 		assert.Equal(t, 10.0, sum.Markers[0].Calls.P50)
 		assert.Equal(t, 1000.0, sum.Counters[0].Value.Max)
-		table := e.Timings().String()
+		table := prof.String()
 		assert.Contains(t, table, "marker marked.outer")
 		assert.Contains(t, table, "counter marked.rows")
 
-		e.Timings().SetMarkerSpans(false)
+		e.SetMarkerSpans(false)
 		require.NoError(t, e.Tick())
-		st = e.Timings().Last()
+		st = lastTimings(e)
 		assert.Empty(t, st.Marks, "spans off")
 		assert.Zero(t, st.Markers[0].Calls)
 		assert.Equal(t, int64(1000), st.Counters[0].Value, "counters count with spans off")
@@ -105,7 +107,7 @@ func TestMarkerWrongWorker(t *testing.T) {
 	assert.Contains(t, err.Error(), "c.Worker()")
 	wk = -1
 	require.NoError(t, e.Tick(), "usable after")
-	assert.Equal(t, int64(300), e.Timings().Last().Counters[0].Value)
+	assert.Equal(t, int64(300), lastTimings(e).Counters[0].Value)
 }
 
 // Marking and counting allocate nothing, with spans on and off, and when
@@ -120,7 +122,7 @@ func TestMarkerAllocs(t *testing.T) {
 	require.NoError(t, e.Build())
 	require.NoError(t, e.Tick())
 	for _, on := range []bool{true, false} {
-		e.Timings().SetMarkerSpans(on)
+		e.SetMarkerSpans(on)
 		// 5000 runs: the span buffer fills, then spans are counted lost.
 		assert.Zero(t, testing.AllocsPerRun(5000, func() {
 			sp := m.Begin(0)
@@ -154,7 +156,7 @@ func BenchmarkMarker(b *testing.B) {
 				sched: func(*engine.Frame) error { return nil }})
 			require.NoError(b, e.Build())
 			require.NoError(b, e.Tick())
-			e.Timings().SetMarkerSpans(on)
+			e.SetMarkerSpans(on)
 			b.ReportAllocs()
 			var in time.Duration
 			for b.Loop() {
@@ -168,7 +170,7 @@ func BenchmarkMarker(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(in.Nanoseconds())/float64(b.N)/1000, "ns/marker")
-			if on && e.Timings().Last().MarksLost > 0 {
+			if on && lastTimings(e).MarksLost > 0 {
 				b.Fatal("spans lost: the buffer was too small for a step's worth")
 			}
 		})

@@ -278,7 +278,7 @@ func TestUnresolvedPlaceholderFailsStep(t *testing.T) {
 		assert.Contains(t, err.Error(), `by system "keeper"`)
 		require.Len(t, e.Problems(), 1)
 		assert.Equal(t, ecs.CodeUnresolved, e.Problems()[0].Code)
-		assert.Equal(t, 1, e.Timings().Last().Problems)
+		assert.Equal(t, 1, lastTimings(e).Problems)
 		require.NoError(t, e.Tick(), "W%d: the next step runs", workers)
 		assert.Empty(t, e.Problems())
 	}

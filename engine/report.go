@@ -34,7 +34,9 @@ type failure struct {
 func (e *Engine) reportJobs(seg int, misuse []error) {
 	fs := assignMisuse(e.jobFailures(seg), e.misuseOwners(seg), misuse)
 	for _, f := range fs {
-		e.fail(e.failureError(f))
+		err := e.failureError(f)
+		e.fail(err)
+		e.out.rec.failure(e, f, err)
 	}
 }
 

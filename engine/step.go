@@ -43,7 +43,7 @@ func (e *Engine) Step(dt time.Duration) (int, error) {
 	if e.run.acc >= step {
 		d := e.run.acc / step
 		e.run.acc -= d * step
-		e.out.timings.Dropped += uint64(d)
+		e.out.rec.dropped += uint64(d)
 	}
 	e.res.time.Alpha = float64(e.run.acc) / float64(step)
 	return n, errors.Join(errs...)
@@ -51,7 +51,7 @@ func (e *Engine) Step(dt time.Duration) (int, error) {
 
 // Tick runs exactly one fixed step: evaluate the run conditions, schedule
 // every enabled system whose conditions hold in built order, wait for the jobs, play the commands back, merge, publish the
-// snapshot and record the timings. A failing system does not stop the
+// snapshot and publish the step's record. A failing system does not stop the
 // others; the errors are returned, joined, after the step completed.
 // Executed only by the owner, between steps: a Tick from inside a step
 // or beside another is refused with WEFT-G007.
@@ -68,7 +68,8 @@ func (e *Engine) Tick() error {
 
 // tick is Tick, for a caller that holds busy.
 func (e *Engine) tick() (err error) {
-	start := time.Now()
+	rec := &e.out.rec
+	start := rec.now()
 	if e.hook != nil {
 		e.hook.BeforeStep(e)
 		defer func() { e.hook.AfterStep(e, err) }()
@@ -76,6 +77,7 @@ func (e *Engine) tick() (err error) {
 	if err := e.applySettings(); err != nil {
 		return err
 	}
+	rec.begin(e, start)
 	e.scratch.errs = e.scratch.errs[:0]
 	e.out.problems = e.out.problems[:0]
 	e.keepStep()
@@ -84,18 +86,22 @@ func (e *Engine) tick() (err error) {
 	t.Step++
 	t.Elapsed = float64(t.Step) * t.DT
 	e.scratch.frame.snap = e.out.snaps.begin(t.Step, t.Elapsed, *e.res.camera)
-	e.out.timings.begin(e)
+	at := rec.now()
 	e.decide()
+	rec.phase(PhaseConditions, -1, at)
 	for seg := 0; seg < e.sched.nseg; seg++ {
 		e.runSegment(seg)
 	}
+	at = rec.now()
 	e.out.snaps.publish()
+	at = rec.phase(PhaseSnapshot, -1, at)
 	if err := e.run.pool.Reset(); err != nil {
 		e.fail(errorf(CodeJob, "", err, "resetting the pool after step %d", t.Step))
 	}
 	e.run.tr.Reset()
 	e.takeDigests()
-	e.out.timings.end(e, time.Since(start))
+	rec.phase(PhaseRecord, -1, at)
+	rec.end(e)
 	if e.want.batch == 0 {
 		e.tuneBatch()
 	}
@@ -105,22 +111,12 @@ func (e *Engine) tick() (err error) {
 	return nil
 }
 
-// tuneBatch feeds the adaptive batch size the step's chunk jobs: their
-// time and rows, and the rows of the largest pass. Executed only by the
-// owner, after a step.
+// tuneBatch feeds the adaptive batch size the step's cost: its chunk
+// jobs' time and rows, and the rows of the largest pass. Executed only by
+// the owner, after a step.
 func (e *Engine) tuneBatch() {
-	st := e.out.timings.Last()
-	var work, rows int64
-	for _, s := range st.Timeline {
-		if s.Rows > 0 {
-			work, rows = work+s.End-s.Start, rows+int64(s.Rows)
-		}
-	}
-	most := 0
-	for _, s := range st.Systems {
-		most = max(most, s.Entities)
-	}
-	e.tune.observe(time.Duration(work), rows, most, e.cur.workers+1)
+	c := &e.out.rec.cost
+	e.tune.observe(c.work, c.rows, int(c.most), e.cur.workers+1)
 }
 
 // fail records one failure of the step. Executed only by the owner.
@@ -143,7 +139,7 @@ func (e *Engine) applySettings() error {
 		e.run.slots = make([]slot, e.want.workers+1)
 		e.run.tr = safety.NewTracker(p, e.world.Registry(), safety.Options{})
 		e.cur.checks = !e.want.checks // force the flags below
-		e.out.timings.resetWorkers(e)
+		e.out.rec.resetWorkers(p)
 	}
 	if e.want.checks != e.cur.checks {
 		e.run.tr.SetChecks(e.want.checks)
@@ -172,7 +168,7 @@ func (e *Engine) runSegment(seg int) {
 	e.waitJobs()
 	e.playBack(seg)
 	e.mergeSystems(seg)
-	e.readTrace(seg)
+	e.readTrace()
 }
 
 // runExclusives runs the segment's exclusive systems, on the owner, with
@@ -182,12 +178,12 @@ func (e *Engine) runExclusives(seg int) {
 		if x.seg != seg || x.disabled || x.skip {
 			continue
 		}
-		t := time.Now()
+		at := e.out.rec.now()
 		if err := callRun(x.excl, e.world, *e.res.time); err != nil {
+			x.fail(err.Error())
 			e.fail(errorf(CodeMerge, x.name, err, "exclusive system %q failed in step %d", x.name, e.res.time.Step))
 		}
-		x.timing.merge += time.Since(t)
-		x.timing.ran = true
+		e.out.rec.phase(PhaseExclusive, int32(x.slot), at)
 	}
 }
 
@@ -210,7 +206,7 @@ func (e *Engine) scheduleSystems(seg int) {
 // Its failures are reported after playback (reportJobs), system by
 // system. Executed only by the owner.
 func (e *Engine) waitJobs() {
-	t := time.Now()
+	at := e.out.rec.now()
 	if hs := e.scratch.hs; len(hs) > 0 {
 		all, err := e.run.pool.Combine(hs...)
 		if err == nil {
@@ -219,7 +215,7 @@ func (e *Engine) waitJobs() {
 			e.fail(errorf(CodeJob, "", err, "combining the jobs of step %d", e.res.time.Step))
 		}
 	}
-	e.out.timings.wait += time.Since(t)
+	e.out.rec.phase(PhaseWait, -1, at)
 }
 
 // unreported is the misuses that no error of the step holds yet: a
@@ -258,13 +254,13 @@ func walkErrors(err error, fn func(error)) {
 // then the segment's failures are reported. Executed only by the owner,
 // after waitJobs.
 func (e *Engine) playBack(seg int) {
-	t := time.Now()
+	at := e.out.rec.now()
 	rep, err := e.world.EndFrame()
-	e.out.timings.playback += time.Since(t)
+	e.out.rec.phase(PhasePlayback, -1, at)
 	e.reportJobs(seg, e.unreported(err))
 	if rep != nil {
-		e.out.timings.applied += rep.Applied
-		e.out.timings.problems += len(rep.Problems)
+		e.out.rec.cur.Commands += rep.Applied
+		e.out.rec.cur.Problems += len(rep.Problems)
 		e.out.problems = append(e.out.problems, rep.Problems...)
 		if err := rep.Unresolved(); err != nil { // a bug in the systems, unlike a skipped command
 			var ee *ecs.Error
@@ -286,31 +282,30 @@ func (e *Engine) mergeSystems(seg int) {
 		if o, err := e.run.pool.Outcome(en.done); en.started && (err != nil || o != jobs.Succeeded) {
 			continue // its jobs failed: their outputs are not whole
 		}
-		t := time.Now()
+		at := e.out.rec.now()
 		f.cur = en
 		if err := callMerge(en.merger, f); err != nil {
+			en.fail(err.Error())
 			e.fail(errorf(CodeMerge, en.name, err, "system %q: Merge failed in step %d", en.name, e.res.time.Step))
 		}
 		f.cur = nil
-		en.timing.merge += time.Since(t)
+		e.out.rec.phase(PhaseMerge, int32(en.slot), at)
 	}
 }
 
-// readTrace appends the segment's trace to the step's and folds it into
-// the timings; a trace that lost events makes the next pool's larger.
+// readTrace adds the segment's trace to the step's record; a trace that
+// lost events makes the next pool's larger.
 // Executed only by the owner, after waitJobs.
-func (e *Engine) readTrace(seg int) {
-	if seg == 0 {
-		e.out.events = e.out.events[:0]
-	}
-	from := len(e.out.events)
+func (e *Engine) readTrace() {
+	at := e.out.rec.now()
 	var lost uint64
-	e.out.events, lost = e.run.pool.ReadTrace(e.out.events)
+	e.scratch.events, lost = e.run.pool.ReadTrace(e.scratch.events[:0])
 	if lost > 0 {
 		e.run.traceCap *= 2
 		e.cur.workers = -1 // a new pool with more room next step
 	}
-	e.out.timings.segment(e, e.out.events[from:], lost)
+	e.out.rec.segment(e, e.scratch.events, lost)
+	e.out.rec.phase(PhaseRecord, -1, at)
 }
 
 // scheduleSystem calls a system's Schedule and records its done handle. A
@@ -327,14 +322,14 @@ func (e *Engine) scheduleSystem(en *entry) {
 		}
 	}
 	if !en.disabled && !en.skip {
-		t := time.Now()
+		at := e.out.rec.now()
 		s.frame.cur = en
 		err := callSchedule(en.sys, &s.frame)
 		s.frame.cur = nil
-		en.timing.sched += time.Since(t)
-		en.timing.ran = true
+		e.out.rec.phase(PhaseSchedule, int32(en.slot), at)
 		en.merge = err == nil
 		if err != nil {
+			en.fail(err.Error())
 			e.fail(errorf(CodeScheduleRun, en.name, err, "system %q: Schedule failed in step %d; its jobs so far still run", en.name, e.res.time.Step))
 		}
 	}

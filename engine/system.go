@@ -114,9 +114,10 @@ type entry struct {
 	lastPass    *Pass
 	lastGrouped bool // it runs as one job per chunk: a pass can chain onto it
 	started     bool
-	merge       bool // Schedule succeeded: Merge runs
-	skip        bool // a run condition of it or of one of its sets does not hold this step
-	timing      sysAcc
+	merge       bool   // Schedule succeeded: Merge runs
+	skip        bool   // a run condition of it or of one of its sets does not hold this step
+	failure     string // its own failure this step, for its record
+	slot        int    // its index in Layout.Systems
 }
 
 // Add registers a system in a stage. A call after Build, a nil system or

@@ -3,7 +3,7 @@ package overlay
 import (
 	"slices"
 
-	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 // graphSample is one step's bar in the graph and the frame line over it.
@@ -23,7 +23,7 @@ type history struct {
 }
 
 // record adds st, the step just run, with the last frame's time.
-func (h *history) record(st *engine.StepTimings, frame float32) {
+func (h *history) record(st *profile.StepTimings, frame float32) {
 	h.graph[h.head] = graphSample{step: ms(st.Total), frame: frame, n: st.Step}
 	h.tls[h.head].copyFrom(st, 0)
 	h.head = (h.head + 1) % graphLen

@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 // Options configure an Overlay; the zero value is ready to use.
@@ -31,6 +32,9 @@ type Options struct {
 	Keys []KeyHelp
 	// Hint is the line under the timeline (default: the overlay's keys).
 	Hint string
+	// Profiler is the engine's profiler to show (nil: the overlay makes
+	// its own).
+	Profiler *profile.Profiler
 }
 
 // KeyHelp is a line of the help: the keys and what they do.
@@ -55,8 +59,9 @@ const (
 // executed only by Ebiten's game goroutine, which is the engine's owner:
 // it reads the engine's timings between steps.
 type Overlay struct {
-	e   *engine.Engine
-	opt Options
+	e    *engine.Engine
+	prof *profile.Profiler
+	opt  Options
 
 	panels []placed
 	pic    picture
@@ -101,7 +106,10 @@ func New(e *engine.Engine, opt Options) *Overlay {
 	if opt.TraceDir == "" {
 		opt.TraceDir = os.TempDir()
 	}
-	o := &Overlay{e: e, opt: opt, visible: !opt.Hidden, view: tlView{filter: -1, dragX: -1}}
+	o := &Overlay{e: e, prof: opt.Profiler, opt: opt, visible: !opt.Hidden, view: tlView{filter: -1, dragX: -1}}
+	if o.prof == nil {
+		o.prof = profile.New(e, profile.Options{})
+	}
 	o.tr = tracer{dir: opt.TraceDir, log: opt.Log}
 	o.hover.hovered = -1
 	for _, p := range []Panel{o.framePanel(), o.stepPanel(), o.graphPanel(), o.systemsPanel(), o.predictPanel(), o.hintPanel(), o.timelinePanel()} {
@@ -210,7 +218,7 @@ func (o *Overlay) route(mx, my int, p Pointer) bool {
 // and timeline in the history, the trace in progress, and with Capture
 // the first step over the budget.
 func (o *Overlay) poll() {
-	st := o.e.Timings().Last()
+	st := o.prof.Last()
 	if st == nil || st.Step == o.lastStep || len(st.Workers) == 0 {
 		return
 	}
@@ -284,7 +292,7 @@ func (o *Overlay) Draw(screen *ebiten.Image) {
 // into the cache.
 func (o *Overlay) repaint(sz image.Point) {
 	if !o.frozen {
-		o.tl.copyFrom(o.e.Timings().Last(), o.hist.lastGC())
+		o.tl.copyFrom(o.prof.Last(), o.hist.lastGC())
 	}
 	o.layout(sz)
 	if o.cache == nil || o.size != sz {

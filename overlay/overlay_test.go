@@ -118,7 +118,7 @@ func TestLayoutFits(t *testing.T) {
 	e, o := newEngine(t, 3, 5000, 20, Options{})
 	msgs := longestMessages(t, e)
 	o.poll()
-	o.tl.copyFrom(e.Timings().Last(), 0)
+	o.tl.copyFrom(o.prof.Last(), 0)
 	o.hold()                          // a baseline held
 	require.True(t, o.selectStep(18)) // a step selected: frozen
 	o.view.filter = 0                 // filtered

@@ -23,7 +23,7 @@ func (o *Overlay) framePanel() Panel {
 func (o *Overlay) stepPanel() Panel {
 	return Panel{Name: "step", Dock: Top, Layout: func(c *Canvas) int {
 		e := o.e
-		sum := e.Timings().Summary()
+		sum := o.prof.Summary()
 		mode := "parallel"
 		if e.Workers() == 0 {
 			mode = "serial"
@@ -37,7 +37,7 @@ func (o *Overlay) stepPanel() Panel {
 			batch = "adaptive " + batch
 		}
 		s := fmt.Sprintf("step ms p50 %.2f p95 %.2f p99 %.2f   TPS %.1f   jobs/step %.0f  workers %d %s  checks %s  batch %s   dropped %d  lost events %d",
-			sum.Total.P50, sum.Total.P95, sum.Total.P99, ebiten.ActualTPS(), sum.Jobs.P50, e.Workers(), mode, checks, batch, e.Timings().Dropped, e.Timings().Last().Lost)
+			sum.Total.P50, sum.Total.P95, sum.Total.P99, ebiten.ActualTPS(), sum.Jobs.P50, e.Workers(), mode, checks, batch, e.Dropped(), o.prof.Last().Lost)
 		return c.Wrap(4, 1, s, 3) + 2
 	}}
 }

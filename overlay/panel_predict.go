@@ -3,7 +3,7 @@ package overlay
 import (
 	"fmt"
 
-	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 const predH = lineH // a prediction's row: text never overlaps the next
@@ -14,14 +14,14 @@ const predH = lineH // a prediction's row: text never overlaps the next
 // medians live, the selected step's with the median beside.
 func (o *Overlay) predictPanel() Panel {
 	return Panel{Name: "predict", Dock: Left, Layout: func(c *Canvas) int {
-		sum := o.e.Timings().Summary()
+		sum := o.prof.Summary()
 		par := sum.Parallelism.P50
 		head := "parallelism %.2f (work/span); predicted step p50:"
 		if o.frozen && o.tl.lanes > 0 {
 			par, head = o.tl.par, fmt.Sprintf("parallelism %%.2f at step %d; predicted step (p50):", o.tl.step)
 		}
 		y := c.Wrap(6, 0, fmt.Sprintf(head, par), 2)
-		var pred [engine.NumPredicted]float64
+		var pred [profile.NumPredicted]float64
 		for i := range pred {
 			pred[i] = sum.Predicted[i].P50
 			if o.frozen && o.tl.lanes > 0 {
@@ -29,7 +29,7 @@ func (o *Overlay) predictPanel() Panel {
 			}
 		}
 		scale := max(pred[0], 1e-9)
-		for i, p := range engine.PredictParticipants() {
+		for i, p := range profile.PredictParticipants() {
 			ry := y + i*predH
 			text := fmt.Sprintf("%2d threads %6.2f ms", p, pred[i])
 			if o.frozen && o.tl.lanes > 0 {

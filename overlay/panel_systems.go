@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 // The systems table's columns and rows, in the panel's pixels.
@@ -54,7 +54,7 @@ func (o *Overlay) systemsPanel() Panel {
 }
 
 func (o *Overlay) layoutSystems(c *Canvas) int {
-	o.systemRows(o.e.Timings().Summary())
+	o.systemRows(o.prof.Summary())
 	y := c.Wrap(6, 0, o.systemsHead(), 2)
 	scale := 0.0
 	for _, r := range o.sysRows {
@@ -134,7 +134,7 @@ func (o *Overlay) spark(c *Canvas, k int, x, y float32) {
 
 // systemRows makes a row per system, each followed by its markers' and
 // counters' rows, with the figures the mode asks for.
-func (o *Overlay) systemRows(sum *engine.Summary) {
+func (o *Overlay) systemRows(sum *profile.Summary) {
 	o.sysRows = o.sysRows[:0]
 	for i := range sum.Systems {
 		s := &sum.Systems[i]
@@ -160,7 +160,7 @@ func (o *Overlay) systemRows(sum *engine.Summary) {
 }
 
 // stepSystem is system i's timings in t, or nil.
-func (o *Overlay) stepSystem(t *timeline, i int) *engine.SystemTimings {
+func (o *Overlay) stepSystem(t *timeline, i int) *profile.SystemTimings {
 	if t.lanes == 0 || i >= len(t.systems) {
 		return nil
 	}
@@ -171,7 +171,7 @@ func msf(d interface{ Seconds() float64 }) float64 { return d.Seconds() * 1000 }
 
 // systemText is system i's figures: medians live; the selected step's
 // and the medians; or the shown step's, the baseline's and the change.
-func (o *Overlay) systemText(sum *engine.Summary, i int) string {
+func (o *Overlay) systemText(sum *profile.Summary, i int) string {
 	s := &sum.Systems[i]
 	cur, base := o.stepSystem(&o.tl, i), o.stepSystem(&o.base, i)
 	switch {
@@ -189,7 +189,7 @@ func (o *Overlay) systemText(sum *engine.Summary, i int) string {
 }
 
 // markerText is marker k's figures, as systemText's.
-func (o *Overlay) markerText(sum *engine.Summary, k int) string {
+func (o *Overlay) markerText(sum *profile.Summary, k int) string {
 	m := &sum.Markers[k]
 	cur, base := stepMarker(&o.tl, k), stepMarker(&o.base, k)
 	switch {
@@ -201,7 +201,7 @@ func (o *Overlay) markerText(sum *engine.Summary, k int) string {
 	return fmt.Sprintf("%s %.0f spans", dur(m.Time.P50*1e6), m.Calls.P50)
 }
 
-func stepMarker(t *timeline, k int) *engine.MarkerTimings {
+func stepMarker(t *timeline, k int) *profile.MarkerTimings {
 	if t.lanes == 0 || k >= len(t.markers) {
 		return nil
 	}
@@ -209,9 +209,9 @@ func stepMarker(t *timeline, k int) *engine.MarkerTimings {
 }
 
 // counterText is counter k's figures, as systemText's.
-func (o *Overlay) counterText(sum *engine.Summary, k int) string {
+func (o *Overlay) counterText(sum *profile.Summary, k int) string {
 	n := &sum.Counters[k]
-	var cur, base *engine.CounterValue
+	var cur, base *profile.CounterValue
 	if o.tl.lanes > 0 && k < len(o.tl.counters) {
 		cur = &o.tl.counters[k]
 	}

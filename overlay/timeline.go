@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 // timeline is one step's record, copied from the engine's timings so that
@@ -13,11 +13,11 @@ import (
 // buffers are reused, so that a ring of them (the history) allocates
 // nothing once grown.
 type timeline struct {
-	slices   []engine.Slice
-	marks    []engine.MarkSpan
-	systems  []engine.SystemTimings
-	markers  []engine.MarkerTimings
-	counters []engine.CounterValue
+	slices   []profile.Slice
+	marks    []profile.MarkSpan
+	systems  []profile.SystemTimings
+	markers  []profile.MarkerTimings
+	counters []profile.CounterValue
 	lanes    int // participants: the owner and the workers
 	step     uint64
 	jobs     uint64
@@ -27,12 +27,12 @@ type timeline struct {
 	path     time.Duration // the critical path's cost
 	pathLen  int
 	par      float64 // parallelism: work / span
-	pred     [engine.NumPredicted]time.Duration
+	pred     [profile.NumPredicted]time.Duration
 	gc       float32 // ms of GC pauses read in the frame the step ran in
 }
 
 // copyFrom copies st, the engine's last step, reusing t's buffers.
-func (t *timeline) copyFrom(st *engine.StepTimings, gc float32) {
+func (t *timeline) copyFrom(st *profile.StepTimings, gc float32) {
 	if st == nil {
 		return
 	}

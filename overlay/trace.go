@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 // tracer gathers the job traces of TraceSteps steps and writes them as
@@ -18,16 +19,16 @@ import (
 type tracer struct {
 	dir       string
 	log       io.Writer
-	trace     engine.Trace // reused between traces
-	left      int          // steps still to gather
-	steps     int          // steps gathered
-	pool      int          // the worker count the trace began with
-	path      string       // the last file written
-	msg       string       // its path, or the error, for the screen
-	shown     int          // frames the finished trace's message has been on screen
-	one       engine.Trace // a spike's
-	spikePath string       // the last spike's trace file
-	fresh     bool         // a new message: repaint
+	trace     profile.Trace // reused between traces
+	left      int           // steps still to gather
+	steps     int           // steps gathered
+	pool      int           // the worker count the trace began with
+	path      string        // the last file written
+	msg       string        // its path, or the error, for the screen
+	shown     int           // frames the finished trace's message has been on screen
+	one       profile.Trace // a spike's
+	spikePath string        // the last spike's trace file
+	fresh     bool          // a new message: repaint
 }
 
 // msgFrames is how long a finished trace's message stays on screen.
@@ -50,7 +51,7 @@ func (t *tracer) add(e *engine.Engine) {
 	// Settings apply before the step, so the step just run used e.Workers().
 	cut := e.Workers() != t.pool
 	if !cut {
-		t.trace.Add(e)
+		t.trace.Add(e.LastRecord())
 		t.steps++
 		if t.left--; t.left > 0 {
 			return
@@ -86,7 +87,7 @@ func spikeMessage(step uint64, took, budget time.Duration) string {
 // A trace in progress goes on: the spike's step is in it too.
 func (t *tracer) spike(e *engine.Engine, why string) {
 	t.one.Reset()
-	t.one.Add(e)
+	t.one.Add(e.LastRecord())
 	path := filepath.Join(t.dir, fmt.Sprintf("weft-spike-step-%d-%s.json", e.Time().Step, time.Now().Format("20060102-150405.000")))
 	if err := writeFile(path, t.one.Write); err != nil {
 		t.say(why + "; its trace failed: " + err.Error())

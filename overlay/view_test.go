@@ -109,7 +109,7 @@ func TestBaseline(t *testing.T) {
 // repaintData is a repaint without pixels: the live step, then the layout.
 func (o *Overlay) repaintData() {
 	if !o.frozen {
-		o.tl.copyFrom(o.e.Timings().Last(), o.hist.lastGC())
+		o.tl.copyFrom(o.prof.Last(), o.hist.lastGC())
 	}
 	o.layout(screen)
 }
@@ -119,8 +119,8 @@ func (p *picture) boxesText() []string { return boxTexts2(p.boxes) }
 // The history reuses its buffers: once every slot held a step,
 // recording and selecting allocate nothing.
 func TestHistoryAllocs(t *testing.T) {
-	e, o := newEngine(t, 1, 1500, 1, Options{})
-	st := e.Timings().Last()
+	_, o := newEngine(t, 1, 1500, 1, Options{})
+	st := o.prof.Last()
 	for range 2 * graphLen {
 		o.hist.record(st, 20)
 	}

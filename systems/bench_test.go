@@ -43,12 +43,12 @@ func benchFrame(b *testing.B, noChecks bool) {
 					if err := s.eng.Tick(); err != nil {
 						b.Fatal(err)
 					}
-					last := s.eng.Timings().Last()
+					last := s.prof.Last()
 					owner += last.Predicted[0] - last.Work // the step less its jobs' extent: the owner alone
 				}
 				b.StopTimer()
 				b.ReportMetric(float64(owner.Microseconds())/float64(b.N), "owner-µs/op")
-				st := s.eng.Timings().Summary()
+				st := s.prof.Summary()
 				for _, ss := range st.Systems {
 					b.ReportMetric(ss.NsPerEntity, ss.Name+"-ns/entity")
 				}

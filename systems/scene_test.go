@@ -9,6 +9,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 	"github.com/weft-engine/weft/systems"
 	"github.com/weft-engine/weft/systems/anim"
 	"github.com/weft-engine/weft/systems/cull"
@@ -21,6 +22,7 @@ import (
 type scene struct {
 	w    *ecs.World
 	eng  *engine.Engine
+	prof *profile.Profiler // the steps' timings
 	phys *physics.System
 	cull *cull.System
 }
@@ -89,6 +91,7 @@ func newSceneG(t testing.TB, n int, cfg engine.Config, churn bool, gravity float
 	require.NoError(t, eng.Add(engine.Update, anim.New(), engine.After("physics")))
 	require.NoError(t, eng.Add(engine.PreRender, s.cull))
 	require.NoError(t, eng.Build())
+	s.prof = profile.New(eng, profile.Options{})
 	return s
 }
 

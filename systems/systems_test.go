@@ -50,7 +50,7 @@ func TestDeterminism(t *testing.T) {
 				change(s, i)
 			}
 			require.NoError(t, s.eng.Tick())
-			problems += s.eng.Timings().Last().Problems
+			problems += s.prof.Last().Problems
 		}
 		return s.hash(t) ^ uint64(problems)<<48
 	}
@@ -173,8 +173,8 @@ func TestEnableDisable(t *testing.T) {
 	require.NoError(t, s.eng.Enable("cull", false))
 	require.NoError(t, s.eng.Tick())
 	assert.Empty(t, s.eng.Snapshot().Items)
-	assert.False(t, s.eng.Timings().Last().System("cull").Ran)
-	assert.Zero(t, s.eng.Timings().Last().System("cull").Jobs)
+	assert.False(t, s.prof.Last().System("cull").Ran)
+	assert.Zero(t, s.prof.Last().System("cull").Jobs)
 	require.NoError(t, s.eng.Enable("cull", true))
 	require.NoError(t, s.eng.Tick())
 	assert.NotEmpty(t, s.eng.Snapshot().Items)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -71,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // simulate runs o.steps steps and writes the report.
 func simulate(o options, stdout io.Writer) (err error) {
 	cfg := o.Config
-	cfg.Seed, cfg.Window = 1, min(o.steps, maxWindow)
+	cfg.Seed, cfg.Window, cfg.Detail = 1, min(o.steps, maxWindow), 1
 	g, err := game.New(cfg)
 	if err != nil {
 		return err
@@ -102,7 +103,7 @@ func simulate(o options, stdout io.Writer) (err error) {
 		enc.SetIndent("", "  ")
 		return enc.Encode(newReport(o, g, allocs, hash))
 	}
-	if err := g.Engine().Timings().WriteTable(stdout); err != nil {
+	if err := g.Profile().WriteTable(stdout); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "\nentities %d, visible %d, contacts %d, heap allocations per step (second half) %.2f\nhash %016x\n",
@@ -115,7 +116,7 @@ func writeTrace(e *engine.Engine, path string) error {
 	if err != nil {
 		return err
 	}
-	var tr engine.Trace
-	tr.Add(e)
+	var tr profile.Trace
+	tr.Add(e.LastRecord())
 	return errors.Join(tr.Write(f), f.Close())
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 // report is the -json output.
@@ -118,15 +119,15 @@ type prediction struct {
 	Ms           stat `json:"ms"`
 }
 
-func toStat(s engine.Stat) stat { return stat{s.P50, s.P95, s.P99, s.Max} }
+func toStat(s profile.Stat) stat { return stat{s.P50, s.P95, s.P99, s.Max} }
 
 func ms(d interface{ Nanoseconds() int64 }) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
 func newReport(o options, g *game.Game, allocs float64, hash uint64) *report {
 	e := g.Engine()
-	s, last := e.Timings().Summary(), e.Timings().Last()
+	s, last := g.Profile().Summary(), g.Profile().Last()
 	r := &report{Steps: o.steps, Entities: g.Len(), Visible: g.Visible(), Workers: e.Workers(), Batch: e.Batch(), Checks: e.Checks(),
-		Window: s.Steps, Dropped: e.Timings().Dropped, Step: toStat(s.Total), Schedule: toStat(s.Schedule), InWait: toStat(s.Wait),
+		Window: s.Steps, Dropped: e.Dropped(), Step: toStat(s.Total), Schedule: toStat(s.Schedule), InWait: toStat(s.Wait),
 		WaitIdle: toStat(s.WaitIdle), Playback: toStat(s.Playback), Merge: toStat(s.Merge),
 		Work: toStat(s.Work), Span: toStat(s.Span), Parallelism: toStat(s.Parallelism),
 		Jobs: toStat(s.Jobs), Chunks: toStat(s.Chunks), Steals: toStat(s.Steals), Markers: []marker{}, Counters: []counter{},
@@ -153,7 +154,7 @@ func newReport(o options, g *game.Game, allocs float64, hash uint64) *report {
 	for _, p := range last.Critical {
 		r.Critical.Jobs = append(r.Critical.Jobs, pathJob{Label: p.Label, First: p.First, Last: p.Last, Ms: ms(p.Cost)})
 	}
-	for i, p := range engine.PredictParticipants() {
+	for i, p := range profile.PredictParticipants() {
 		r.Prediction = append(r.Prediction, prediction{Participants: p, Ms: toStat(s.Predicted[i])})
 	}
 	return r

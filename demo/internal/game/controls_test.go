@@ -94,13 +94,13 @@ func TestControlsApply(t *testing.T) {
 	assert.Equal(t, 1024, e.Batch())
 	assert.True(t, e.Checks())
 	require.NoError(t, g.Tick())
-	assert.Len(t, e.Timings().Last().Workers, 1, "the serial step has the owner alone")
+	assert.Len(t, g.Profile().Last().Workers, 1, "the serial step has the owner alone")
 
 	c.Press(game.Keys{WorkersUp: true, WorkersDown: true, Serial: true}) // up to 1, down to 0, back to parallel 1
 	c.Press(game.Keys{WorkersUp: true})
 	require.NoError(t, c.Apply(e))
 	require.NoError(t, g.Tick())
-	assert.Len(t, e.Timings().Last().Workers, 3, "the owner and two workers")
+	assert.Len(t, g.Profile().Last().Workers, 3, "the owner and two workers")
 
 	serial := game.NewControls(newEngineSerial(t))
 	assert.Equal(t, 1, serial.Parallel, "a serial start switches to one worker")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 	"github.com/weft-engine/weft/replay"
 	"github.com/weft-engine/weft/systems"
 	"github.com/weft-engine/weft/systems/anim"
@@ -41,7 +42,8 @@ type Config struct {
 	Batch    int    // rows per chunk (default 0: adaptive)
 	Checks   bool   // run with the safety and ecs checks on
 	Seed     uint64 // of the world's randomness
-	Window   int    // steps in the timings window (default: the engine's)
+	Window   int    // steps in the timings window (default 120)
+	Detail   int    // of them, the last steps whose timeline the profiler keeps (default: all)
 }
 
 // DefaultConfig is the demo's configuration: 20000 entities, the default
@@ -64,6 +66,7 @@ type Game struct {
 	cfg      Config
 	w        *ecs.World
 	eng      *engine.Engine
+	prof     *profile.Profiler // the steps' timings
 	phys     *physics.System
 	cull     *cull.System
 	sparks   *sparks
@@ -179,7 +182,7 @@ func New(cfg Config) (*Game, error) {
 	if err := c.addSeekers(w); err != nil {
 		return nil, err
 	}
-	eng, err := engine.New(w, engine.Config{Workers: cfg.Workers, Batch: cfg.Batch, NoChecks: !cfg.Checks, Window: cfg.Window})
+	eng, err := engine.New(w, engine.Config{Workers: cfg.Workers, Batch: cfg.Batch, NoChecks: !cfg.Checks})
 	if err != nil {
 		return nil, err
 	}
@@ -204,6 +207,7 @@ func New(cfg Config) (*Game, error) {
 	if err == nil {
 		err = eng.Build()
 	}
+	g.prof = profile.New(eng, profile.Options{Window: cfg.Window, Detail: cfg.Detail})
 	if err != nil {
 		return nil, errors.Join(err, eng.Close())
 	}
@@ -277,6 +281,9 @@ func (s *lifetime) chunk(c *ecs.Chunk) {
 
 // Engine is the game's engine: its timings, snapshot, camera and settings.
 func (g *Game) Engine() *engine.Engine { return g.eng }
+
+// Profile is the profiler of the game's steps.
+func (g *Game) Profile() *profile.Profiler { return g.prof }
 
 // Config is the configuration the game was made with, defaults filled in.
 func (g *Game) Config() Config { return g.cfg }

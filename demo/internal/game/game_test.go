@@ -13,6 +13,7 @@ import (
 
 	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 	"github.com/weft-engine/weft/systems"
 )
 
@@ -37,7 +38,7 @@ func TestDeterminism(t *testing.T) {
 				g.SpawnBurst(g.Width*float64(i)/steps, g.Height/3, 50)
 			}
 			require.NoError(t, g.Tick())
-			expired += g.Engine().Timings().Last().Commands
+			expired += g.Profile().Last().Commands
 		}
 		h, err := g.Hash()
 		require.NoError(t, err)
@@ -214,7 +215,7 @@ func TestFountain(t *testing.T) {
 	// fading out) would too.
 	require.NoError(t, g.Engine().Enable("sparks", false))
 	assert.True(t, g.FountainOn())
-	fountain := func() engine.SystemTimings { return *g.Engine().Timings().Last().System("fountain") }
+	fountain := func() profile.SystemTimings { return *g.Profile().Last().System("fountain") }
 	for step := 1; step <= 2*game.FountainEvery; step++ {
 		n := g.Len()
 		require.NoError(t, g.Tick())
