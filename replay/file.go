@@ -28,26 +28,26 @@ const Version = 1
 type Header struct {
 	Magic     string
 	Version   int
-	FixedStep int64           // the engine's fixed step, in nanoseconds
-	Systems   []string        // the systems with digests, in built order
-	Resources []string        // the tracked resources, in Track order
-	Meta      cbor.RawMessage // the game's own description of the run (seed, scene), encoded by Encode
-	Check     uint32          // CRC-32 of the header encoded with Check 0: a changed byte is found
+	FixedStep int64    // the engine's fixed step, in nanoseconds
+	Systems   []string // the systems with digests, in built order
+	Resources []string // the tracked resources, in Track order
+	Meta      []byte   // the game's own description of the run (seed, scene), encoded by Encode
+	Check     uint32   // CRC-32 of the header encoded with Check 0: a changed byte is found
 }
 
 // Step is what entered one fixed step from outside the systems and what
 // it left: the player sets the former and checks the latter.
 type Step struct {
-	Frame     uint64            // the Step call (the window's frame) that ran it, from 0
-	FrameDT   int64             // that frame's real time in nanoseconds, on its first step only
-	Input     engine.Input      // the engine's Input resource
-	Camera    engine.Camera     // the engine's Camera resource
-	Resources []cbor.RawMessage // the tracked resources, in Header.Resources order
-	Actions   []cbor.RawMessage // the owner's actions before the step (Recorder.Do), in order
-	Hash      uint64            // the world hash after the step (Sim.Hash)
-	Digests   []uint64          // what each system wrote, in Header.Systems order
-	Failed    bool              // the step returned an error
-	Check     uint32            // CRC-32 of the step encoded with Check 0: a changed byte is found
+	Frame     uint64        // the Step call (the window's frame) that ran it, from 0
+	FrameDT   int64         // that frame's real time in nanoseconds, on its first step only
+	Input     engine.Input  // the engine's Input resource
+	Camera    engine.Camera // the engine's Camera resource
+	Resources [][]byte      // the tracked resources, in Header.Resources order, each encoded by Encode
+	Actions   [][]byte      // the owner's actions before the step (Recorder.Do), in order
+	Hash      uint64        // the world hash after the step (Sim.Hash)
+	Digests   []uint64      // what each system wrote, in Header.Systems order
+	Failed    bool          // the step returned an error
+	Check     uint32        // CRC-32 of the step encoded with Check 0: a changed byte is found
 }
 
 // Recording is a replay file read whole.
@@ -65,7 +65,7 @@ func (r *Recording) Meta(v any) error {
 }
 
 // Encode encodes v as CBOR, for Header.Meta and actions.
-func Encode(v any) (cbor.RawMessage, error) { return encMode.Marshal(v) }
+func Encode(v any) ([]byte, error) { return encMode.Marshal(v) }
 
 // Decode decodes CBOR made by Encode into v.
 func Decode(data []byte, v any) error { return decMode.Unmarshal(data, v) }

@@ -32,14 +32,14 @@ type Sim interface {
 // value before every step and set again before the step when played.
 type Resource struct {
 	Name string
-	save func() (cbor.RawMessage, error)
+	save func() ([]byte, error)
 	load func([]byte) error
 }
 
 // Track makes res, a resource of plain data, a Resource named name.
 func Track[T any](name string, res *T) Resource {
 	return Resource{Name: name,
-		save: func() (cbor.RawMessage, error) { return encMode.Marshal(res) },
+		save: func() ([]byte, error) { return encMode.Marshal(res) },
 		load: func(b []byte) error { return decMode.Unmarshal(b, res) },
 	}
 }
