@@ -44,7 +44,7 @@ type Step struct {
 	Camera    engine.Camera // the engine's Camera resource
 	Resources [][]byte      // the tracked resources, in Header.Resources order, each encoded by Encode
 	Actions   [][]byte      // the owner's actions before the step (Recorder.Do), in order
-	Hash      uint64        // the world hash after the step (Sim.Hash)
+	Hash      uint64        // the world's digest after the step (Sim.Digest)
 	Digests   []uint64      // what each system wrote, in Header.Systems order
 	Failed    bool          // the step returned an error
 	Check     uint32        // CRC-32 of the step encoded with Check 0: a changed byte is found

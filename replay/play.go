@@ -113,7 +113,7 @@ func (p *Player) play() (hash uint64, failed bool, err error) {
 			return 0, failed, err
 		}
 	}
-	hash, err = p.sim.Hash()
+	hash, err = p.sim.Digest()
 	if err != nil {
 		return 0, failed, errorf(CodeMismatch, err, "hashing the world after step %d", p.next)
 	}

@@ -17,9 +17,9 @@ type Sim interface {
 	// Tick runs one fixed step: the game applies its owner-side
 	// commands (those Do recorded), then calls Engine.Tick.
 	Tick() error
-	// Hash is the world hash after a step (ecs.World.Hash of the
-	// components that make the game's state).
-	Hash() (uint64, error)
+	// Digest is the world's digest after a step: ecs.World.Digest of
+	// the components that make the game's state.
+	Digest() (uint64, error)
 	// Do carries out a recorded owner-side action again (decode it with
 	// Decode): the same commands as when it was recorded.
 	Do(action []byte) error
@@ -143,7 +143,7 @@ func (r *Recorder) BeforeStep(e *engine.Engine) {
 func (r *Recorder) AfterStep(e *engine.Engine, err error) {
 	s := &r.step
 	s.Failed = err != nil
-	h, herr := r.sim.Hash()
+	h, herr := r.sim.Digest()
 	r.keep(herr)
 	s.Hash = h
 	s.Digests = s.Digests[:0]

@@ -85,7 +85,7 @@ func (s *toy) Tick() error {
 	}
 	return s.eng.Tick()
 }
-func (s *toy) Hash() (uint64, error) { return s.w.Hash(s.bodyC, s.tagC) }
+func (s *toy) Digest() (uint64, error) { return s.w.Digest(s.bodyC, s.tagC) }
 func (s *toy) Resources() []replay.Resource {
 	return []replay.Resource{replay.Track("wind", s.wind)}
 }

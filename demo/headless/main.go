@@ -1,12 +1,17 @@
 // Command headless runs the demo's simulation without a window and prints
 // where each step's time went:
 //
-//	go run ./demo/headless -steps N [-entities M] [-workers W] [-batch B] [-json] [-trace file]
+//	go run ./demo/headless -steps N [-entities M] [-workers W] [-batch B] [-json] [-trace file] [-record file]
+//	go run ./demo/headless -replay file [-workers W] [-batch B]
 //
 // It runs N fixed steps and prints the engine's timing table and a hash of
 // the final world state (the same for every worker count and batch size),
 // or with -json one JSON object; -trace writes the last step's Chrome trace
-// (open it in Perfetto): its jobs, the step, markers and counters. Wrong flags print usage and exit 2.
+// (open it in Perfetto): its jobs, the step, markers and counters; -record
+// writes a replay of the run. -replay verifies a replay (the window's
+// -record, or this command's) on the given workers and batch: it exits 1
+// on the first step that differs, naming the system, entity and
+// component. Wrong flags print usage and exit 2.
 package main
 
 import (
@@ -28,9 +33,10 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // options are the command's flags.
 type options struct {
 	game.Config
-	steps int
-	json  bool
-	trace string
+	steps          int
+	json           bool
+	trace          string
+	record, replay string
 }
 
 // maxWindow bounds the timings window: the summary covers every frame up
@@ -44,7 +50,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("headless", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: headless -steps N [-entities M] [-workers W] [-batch B] [-checks] [-json] [-trace file]")
+		fmt.Fprintln(stderr, "usage: headless -steps N [-entities M] [-workers W] [-batch B] [-checks] [-json] [-trace file] [-record file]\n       headless -replay file [-workers W] [-batch B] [-checks]")
 		fs.PrintDefaults()
 	}
 	var o options
@@ -53,8 +59,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	o.AddFlags(fs)
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the table")
 	fs.StringVar(&o.trace, "trace", "", "write the last step's Chrome trace JSON to `file`")
+	fs.StringVar(&o.record, "record", "", "record the run into a replay `file`")
+	fs.StringVar(&o.replay, "replay", "", "verify the replay `file` step by step (no -steps)")
 	code, ok := o.ParseFlags(fs, args, func() string {
-		if o.steps < 1 {
+		switch {
+		case o.replay != "" && (o.steps != 0 || o.record != "" || o.json || o.trace != ""):
+			return "-replay takes only -workers, -batch and -checks"
+		case o.replay == "" && o.steps < 1:
 			return "-steps must be at least 1"
 		}
 		return ""
@@ -62,7 +73,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if err := simulate(o, stdout); err != nil {
+	run := simulate
+	if o.replay != "" {
+		run = func(o options, stdout io.Writer) error { return verify(o, o.replay, stdout) }
+	}
+	if err := run(o, stdout); err != nil {
 		fmt.Fprintln(stderr, "headless:", err)
 		return 1
 	}
@@ -78,6 +93,13 @@ func simulate(o options, stdout io.Writer) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, g.Close()) }()
+	if o.record != "" {
+		stop, rerr := record(g, o.record)
+		if rerr != nil {
+			return rerr
+		}
+		defer func() { err = errors.Join(err, stop()) }()
+	}
 	var before, after runtime.MemStats
 	for i := range o.steps {
 		if i == o.steps/2 {

@@ -82,6 +82,14 @@ func (g *Game) Do(action []byte) error {
 	return nil
 }
 
+// Digest is the world's digest after a step (replay.Sim): the bodies'
+// positions and velocities, as Hash covers them, by the cheaper
+// ecs.World.Digest; the systems' digests cover the other components.
+func (g *Game) Digest() (uint64, error) {
+	c := g.comps
+	return g.w.Digest(c.pos, c.vel)
+}
+
 // Resources are the resources the owner sets between steps (replay.Sim).
 func (g *Game) Resources() []replay.Resource {
 	return []replay.Resource{replay.Track("fountain", g.fountain)}
