@@ -40,7 +40,7 @@ help:
 	@echo "make fmt | vet | staticcheck | fuzz [FUZZTIME=30s]"
 	@echo "make bench [ROUNDS=9] [PROCS=2]  comparison tables, raw output in bench/results.txt"
 	@echo "make bench-jobs        the jobs package's own benchmarks"
-	@echo "make bench-frame [ROUNDS=9] [PROCS=2]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
+	@echo "make bench-frame [ROUNDS=9] [PROCS=2] [SIZES='(50|100)k'] [FRAME_OUT=frame.txt]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
 	@echo "make bench-batch [ROUNDS=9]  the frame at fixed batch sizes against the adaptive batch, raw output in bench/batch.txt"
 	@echo "make bench-contention [ROUNDS=9]  headless step, 0 against 1 worker, with a CPU hog on core 1"
 	@echo "make bench-w1-hog [ROUNDS=9]  bench/'s W1, weft against the Go peers, with a CPU hog on core 1: bench/w1-hog.txt"
@@ -143,12 +143,16 @@ fuzz:
 	bash scripts/fuzz.sh $(FUZZTIME)
 
 # The engine's whole fixed step at 10k to 200k entities, serial and
-# parallel, each as its own process over ROUNDS shuffled rounds.
+# parallel, each as its own process over ROUNDS shuffled rounds. SIZES
+# picks sizes by regexp (SIZES='(50|100)k'), FRAME_OUT names the raw
+# output in bench/ (make plots reads frame.txt).
+SIZES ?=
+FRAME_OUT ?= frame.txt
 bench-frame:
 	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/systems.test ./systems && cd bench && \
 	go run ./cmd/benchrun -bin $$d/systems.test -rounds $(ROUNDS) -procs "$(PROCS)" \
-		-o frame.txt -bench '^BenchmarkFrame$$=30x'
-	cd bench && go run ./cmd/benchtable < frame.txt
+		-o $(FRAME_OUT) -bench '^BenchmarkFrame$$/$(SIZES)=30x'
+	cd bench && go run ./cmd/benchtable < $(FRAME_OUT)
 
 # The parallel step at fixed batch sizes against the adaptive batch, each
 # as its own process over ROUNDS shuffled rounds; raw output in
