@@ -246,3 +246,35 @@ func TestWorkersBounded(t *testing.T) {
 	assert.Equal(t, want, e.Workers(), "DefaultWorkers is resolved when set")
 	assert.Equal(t, min(engine.MaxWorkers, max(1, runtime.GOMAXPROCS(0)-1)), want)
 }
+
+// The goroutine that steps may change between steps (a game loop moved to
+// another goroutine, a benchmark's rounds): the engine then makes a new
+// pool there, as only a pool's owner may Reset it, and the steps go on
+// with the same results, checks on.
+func TestStepFromAnotherGoroutine(t *testing.T) {
+	run := func(e *engine.Engine) {
+		require.NoError(t, e.Add(engine.Update, mover("m", true, func(p []pos) {
+			for i := range p {
+				p[i].X = p[i].X*1.5 + 1
+			}
+		})))
+		require.NoError(t, e.Build())
+	}
+	w0 := world(t, 300)
+	e0 := newEngine(t, w0, engine.Config{Workers: 0, Batch: 16})
+	run(e0)
+	w := world(t, 300)
+	e := newEngine(t, w, engine.Config{Workers: 2, Batch: 16})
+	run(e)
+	for i := range 6 {
+		require.NoError(t, e0.Tick())
+		done := make(chan error)
+		if i%2 == 1 {
+			go func() { done <- e.Tick() }()
+			require.NoError(t, <-done, "step %d on another goroutine", i)
+		} else {
+			require.NoError(t, e.Tick(), "step %d", i)
+		}
+	}
+	assert.Equal(t, hashPos(w0), hashPos(w))
+}

@@ -123,10 +123,12 @@ func (e *Engine) tuneBatch() {
 func (e *Engine) fail(err error) { e.scratch.errs = append(e.scratch.errs, err) }
 
 // applySettings brings the settings asked for into force between steps: a
-// new worker count makes a new pool (and tracker). Executed only by the
-// owner, before a step.
+// new worker count makes a new pool (and tracker), and so does a step on
+// another goroutine than the pool's owner (only that goroutine may Reset
+// the pool and ask which jobs it saw finish). Executed only by the owner,
+// before a step.
 func (e *Engine) applySettings() error {
-	if e.want.workers != e.cur.workers || e.run.pool == nil {
+	if e.want.workers != e.cur.workers || e.run.pool == nil || !e.run.pool.IsOwner() {
 		if e.run.pool != nil {
 			e.run.pool.Close()
 		}

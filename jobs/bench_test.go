@@ -8,22 +8,50 @@ import (
 // The pool's own micro-benchmarks; bench/ compares it with other executors.
 
 // onEachPool runs f as a sub-benchmark on the serial executor and on the
-// default pool.
+// default pool, made on the sub-benchmark's goroutine: only a pool's owner
+// may Reset it.
 func onEachPool(b *testing.B, f func(b *testing.B, p *Pool)) {
 	for _, w := range []int{0, DefaultWorkers} {
-		p, _ := New(Options{Workers: w})
-		b.Run(fmt.Sprintf("workers=%d", p.Workers()), func(b *testing.B) {
+		n, _ := ResolveWorkers(w)
+		b.Run(fmt.Sprintf("workers=%d", n), func(b *testing.B) {
+			p, err := New(Options{Workers: w})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			warm(b, p)
 			b.ReportAllocs()
+			b.ResetTimer()
 			f(b, p)
 		})
-		p.Close()
 	}
 }
+
+// warm runs a frame as large as inFrames', each job after the one
+// before, so that the timed frames find p's arenas grown. Executed by p's
+// owner.
+func warm(b *testing.B, p *Pool) {
+	prev, err := p.Schedule(Job{Run: empty})
+	for range frame - 1 {
+		if err != nil {
+			b.Fatal(err)
+		}
+		prev, err = p.Schedule(Job{Run: empty}, prev)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := p.Reset(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// frame is the jobs of one frame of inFrames.
+const frame = 4096
 
 // inFrames runs b.N jobs made by schedule (given the previous job of the
 // frame, zero Handle for the first) in frames of 4096, each ended by Reset.
 func inFrames(b *testing.B, p *Pool, schedule func(prev Handle) (Handle, error)) {
-	const frame = 4096
 	for i := 0; i < b.N; i += frame {
 		var prev Handle
 		for range min(frame, b.N-i) {
@@ -73,6 +101,8 @@ func BenchmarkParallelForOverhead(b *testing.B) {
 		if err := p.Wait(h); err != nil {
 			b.Fatal(err)
 		}
-		_ = p.Reset()
+		if err := p.Reset(); err != nil {
+			b.Fatal(err)
+		}
 	})
 }

@@ -134,6 +134,12 @@ func cmpOr(v, def int) int {
 	return v
 }
 
+// IsOwner reports whether the caller is the pool's owner, the goroutine
+// that made it: the one that may Reset it and ask Observed. A program
+// that moves its frame loop to another goroutine makes a new pool there.
+// Any goroutine may call it.
+func (p *Pool) IsOwner() bool { return goroutine() == p.owner }
+
 // Workers is the number of worker goroutines (0 for the serial executor).
 func (p *Pool) Workers() int { return len(p.parts) - 1 }
 
