@@ -313,3 +313,40 @@ func TestNilPassArguments(t *testing.T) {
 		require.NoError(t, e.Tick())
 	}
 }
+
+// A read lookup declared by one system and called from another system's
+// chunk job, while a third writes the component in the same stage, is
+// refused before it reads (WEFT-E001): the step fails, and the race
+// detector finds nothing.
+func TestSeamLookupBesideWriter(t *testing.T) {
+	for _, workers := range []int{0, 1, 2, 4} {
+		var look ecs.LookupReader[pos]
+		var pass *engine.Pass
+		e := newEngine(t, world(t, 200), engine.Config{Workers: workers, Batch: 8})
+		require.NoError(t, e.Add(engine.Update, &toy{name: "seeker",
+			build: func(b *engine.Builder) error { look = ecs.ReadLookup[pos](b.Decl()); return nil },
+			sched: func(f *engine.Frame) error { return nil }}))
+		require.NoError(t, e.Add(engine.Update, mover("mover", true, func(p []pos) {
+			for i := range p {
+				p[i].X++
+			}
+		}), engine.After("seeker")))
+		require.NoError(t, e.Add(engine.Update, &toy{name: "thief",
+			build: func(b *engine.Builder) error {
+				d := b.Decl()
+				pass = b.Chunks("peek", ecs.NewQuery1(d, ecs.Read[vel](d)), func(c *ecs.Chunk) {
+					for _, en := range c.Entities() {
+						_, _ = look.Get(en)
+					}
+				})
+				return nil
+			},
+			sched: func(f *engine.Frame) error { return f.Run(pass) }}))
+		require.NoError(t, e.Build())
+		for range 3 {
+			err := e.Tick()
+			require.ErrorIs(t, err, ecs.ErrUndeclared, "W%d", workers)
+			assert.Contains(t, err.Error(), `system "thief" used LookupReader[pos] of system "seeker"; a token works only in the system that declared it: declare it in "thief" with ecs.ReadLookup[pos](b.Decl()) and use that token`)
+		}
+	}
+}
