@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 )
 
 // Box is one text the overlay draws: its rectangle on screen, its lines
@@ -122,11 +120,12 @@ func (c *Canvas) point(l *polyline, x, y float32) {
 // painter turns a picture into pixels. Executed only by Ebiten's game
 // goroutine.
 type painter struct {
-	sh   shapes
-	path vector.Path
+	sh shapes
+	gl glyphs
 }
 
-// paint draws pic onto dst: bands, fills, lines, then text.
+// paint draws pic onto dst: bands, fills, lines, then text; all shapes
+// in few batched DrawTriangles calls.
 func (pt *painter) paint(dst *ebiten.Image, pic *picture) {
 	pt.sh.begin(dst)
 	for _, f := range pic.bands {
@@ -135,27 +134,24 @@ func (pt *painter) paint(dst *ebiten.Image, pic *picture) {
 	for _, f := range pic.fills {
 		pt.sh.rect(f.x, f.y, f.w, f.h, f.c)
 	}
+	for i := range pic.lines[:pic.nline] {
+		pt.steps(&pic.lines[i])
+	}
 	pt.sh.flush()
-	for _, l := range pic.lines[:pic.nline] {
-		pt.stroke(dst, &l)
-	}
+	pt.gl.begin(dst)
 	for _, b := range pic.boxes {
-		ebitenutil.DebugPrintAt(dst, b.Text, b.R.Min.X, b.R.Min.Y)
+		pt.gl.text(b.Text, b.R.Min.X, b.R.Min.Y)
 	}
+	pt.gl.flush()
 }
 
-// stroke draws a one-pixel line through l's points, anti-aliased.
-func (pt *painter) stroke(dst *ebiten.Image, l *polyline) {
-	if len(l.pts) < 4 {
-		return
+// steps draws l as a pixel-wide line: from each point a vertical run to
+// the next point's height, as wide as the gap to it. The graph's lines
+// have a point per pixel column, where this is the stroke, and costs a
+// rectangle a point (vector's stroking costs far more).
+func (pt *painter) steps(l *polyline) {
+	for i := 0; i+3 < len(l.pts); i += 2 {
+		x0, y0, x1, y1 := l.pts[i], l.pts[i+1], l.pts[i+2], l.pts[i+3]
+		pt.sh.rect(x0, min(y0, y1), max(x1-x0, 1), max(y1-y0, y0-y1, 1), l.c)
 	}
-	pt.path.Reset()
-	pt.path.MoveTo(l.pts[0], l.pts[1])
-	for i := 2; i+1 < len(l.pts); i += 2 {
-		pt.path.LineTo(l.pts[i], l.pts[i+1])
-	}
-	var op vector.DrawPathOptions
-	op.AntiAlias = true
-	op.ColorScale.ScaleWithColor(l.c.color())
-	vector.StrokePath(dst, &pt.path, &vector.StrokeOptions{Width: 1}, &op)
 }

@@ -10,6 +10,7 @@ import (
 // left column in between, and the floating bands (status, message) right
 // of the column. Shown help covers the rest; hidden, only a hint shows.
 func (o *Overlay) layout(sz image.Point) {
+	o.sum = o.prof.Summary()
 	o.pic.reset()
 	for i := range o.panels {
 		o.panels[i].r = image.Rectangle{}

@@ -83,7 +83,9 @@ type Overlay struct {
 	hover         hoverState
 	geom          tlGeom
 
-	// The layout of the last repaint, in the panels' coordinates.
+	// The layout of the last repaint, in the panels' coordinates, and the
+	// window's summary it showed (computed once a repaint).
+	sum                *profile.Summary
 	graphY, graphShown int
 	sysRows            []sysRow
 }

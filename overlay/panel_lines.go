@@ -23,7 +23,7 @@ func (o *Overlay) framePanel() Panel {
 func (o *Overlay) stepPanel() Panel {
 	return Panel{Name: "step", Dock: Top, Layout: func(c *Canvas) int {
 		e := o.e
-		sum := o.prof.Summary()
+		sum := o.sum
 		mode := "parallel"
 		if e.Workers() == 0 {
 			mode = "serial"

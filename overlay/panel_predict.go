@@ -14,7 +14,7 @@ const predH = lineH // a prediction's row: text never overlaps the next
 // medians live, the selected step's with the median beside.
 func (o *Overlay) predictPanel() Panel {
 	return Panel{Name: "predict", Dock: Left, Layout: func(c *Canvas) int {
-		sum := o.prof.Summary()
+		sum := o.sum
 		par := sum.Parallelism.P50
 		head := "parallelism %.2f (work/span); predicted step p50:"
 		if o.frozen && o.tl.lanes > 0 {

@@ -54,7 +54,7 @@ func (o *Overlay) systemsPanel() Panel {
 }
 
 func (o *Overlay) layoutSystems(c *Canvas) int {
-	o.systemRows(o.prof.Summary())
+	o.systemRows(o.sum)
 	y := c.Wrap(6, 0, o.systemsHead(), 2)
 	scale := 0.0
 	for _, r := range o.sysRows {

@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 )
 
 const laneLabelW = 48 // "owner", "w1", ... left of the lanes
@@ -265,5 +264,7 @@ func (o *Overlay) drawHover(screen *ebiten.Image, r image.Rectangle, mx, my int)
 	h.sh.rect(float32(tip.Min.X), float32(tip.Min.Y), float32(tip.Dx()), float32(tip.Dy()), rgba(0, 0, 0, 0xf0))
 	h.sh.frame(float32(tip.Min.X), float32(tip.Min.Y), float32(tip.Dx()), float32(tip.Dy()), 1, colText)
 	h.sh.flush()
-	ebitenutil.DebugPrintAt(screen, h.text, tip.Min.X+4, tip.Min.Y+2)
+	o.pt.gl.begin(screen)
+	o.pt.gl.text(h.text, tip.Min.X+4, tip.Min.Y+2)
+	o.pt.gl.flush()
 }
