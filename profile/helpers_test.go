@@ -1,6 +1,7 @@
 package profile_test
 
 import (
+	"runtime"
 	"testing"
 	"time"
 
@@ -79,3 +80,5 @@ func marked(work time.Duration, sched func()) *toy {
 		},
 	}
 }
+
+func runGC() { runtime.GC() }

@@ -67,8 +67,15 @@ type StepTimings struct {
 	// and those since the previous step (negative Start: between steps).
 	GC []GCPause
 	// GCTime is the pause time within the step; GCOutside the pause time
-	// between the previous step and this one.
+	// between the previous step and this one; GCPauses and GCMaxPause
+	// count and measure all of GC's pauses.
 	GCTime, GCOutside time.Duration
+	GCPauses          int
+	GCMaxPause        time.Duration
+
+	// Start is the step's start on the engine's clock (engine.Engine.Clock),
+	// to place the step among frames and other steps.
+	Start int64
 }
 
 // StageTimings is a stage's share of a step.
@@ -203,7 +210,7 @@ func Analyse(st *StepTimings, rec *engine.StepRecord) {
 func (a *analyser) analyse(st *StepTimings, rec *engine.StepRecord) {
 	l := rec.Layout
 	m := &a.most
-	*st = StepTimings{Step: rec.Step, Total: time.Duration(rec.End - rec.Start), Batch: rec.Batch,
+	*st = StepTimings{Step: rec.Step, Start: rec.Start, Total: time.Duration(rec.End - rec.Start), Batch: rec.Batch,
 		Commands: rec.Commands, Problems: rec.Problems, Lost: rec.JobsLost, Dropped: rec.Dropped, MarksLost: rec.MarksLost,
 		Systems: room(st.Systems, len(l.Systems), &m.systems), Workers: append(room(st.Workers, len(rec.Workers), &m.workers), rec.Workers...),
 		Critical: room(st.Critical, len(rec.Jobs), &m.jobs), Timeline: room(st.Timeline, len(rec.Jobs), &m.jobs),
@@ -371,6 +378,8 @@ func (a *analyser) gc(st *StepTimings, rec *engine.StepRecord) {
 		in := min(p.End, int64(st.Total)) - max(p.Start, 0)
 		st.GCTime += time.Duration(max(0, in))
 		st.GCOutside += time.Duration(max(0, min(p.End, 0)-p.Start))
+		st.GCPauses++
+		st.GCMaxPause = max(st.GCMaxPause, time.Duration(p.End-p.Start))
 	}
 }
 

@@ -9,7 +9,12 @@ import (
 )
 
 // Stat is a distribution over the window: durations in milliseconds.
-type Stat struct{ P50, P95, P99, Max float64 }
+type Stat struct {
+	P50 float64 `json:"p50"`
+	P95 float64 `json:"p95"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max"`
+}
 
 // Summary is the window's distributions, for an overlay or a report.
 type Summary struct {

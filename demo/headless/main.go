@@ -3,6 +3,7 @@
 //
 //	go run ./demo/headless -steps N [-entities M] [-workers W] [-batch B] [-json] [-trace file] [-record file]
 //	go run ./demo/headless -replay file [-workers W] [-batch B]
+//	go run ./demo/headless -compare a.json b.json
 //
 // It runs N fixed steps and prints the engine's timing table and a hash of
 // the final world state (the same for every worker count and batch size),
@@ -11,7 +12,11 @@
 // writes a replay of the run. -replay verifies a replay (the window's
 // -record, or this command's) on the given workers and batch: it exits 1
 // on the first step that differs, naming the system, entity and
-// component. Wrong flags print usage and exit 2.
+// component. The JSON is a profile.Report (the capture of the run's
+// steps: its machine, distributions, systems, markers, counters, GC and
+// lost counts) with the demo's figures beside it. -compare prints two
+// such files side by side, figure by figure: the first's value, the
+// second's, and the difference. Wrong flags print usage and exit 2.
 package main
 
 import (
@@ -51,7 +56,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: headless -steps N [-entities M] [-workers W] [-batch B] [-checks] [-json] [-trace file] [-record file]\n       headless -replay file [-workers W] [-batch B] [-checks]")
+		fmt.Fprintln(stderr, "       headless -compare a.json b.json   (two -json outputs, figure by figure)")
 		fs.PrintDefaults()
+	}
+	if len(args) > 0 && (args[0] == "-compare" || args[0] == "--compare") {
+		return compare(args[1:], stdout, stderr, fs.Usage)
 	}
 	var o options
 	fs.IntVar(&o.steps, "steps", 0, "fixed steps to run (at least 1)")
@@ -141,4 +150,45 @@ func writeTrace(e *engine.Engine, path string) error {
 	var tr profile.Trace
 	tr.Add(e.LastRecord())
 	return errors.Join(tr.Write(f), f.Close())
+}
+
+// compare prints the figures of two -json outputs side by side. It
+// returns the exit code: 2 unless given two files, 1 if one cannot be
+// read as a report.
+func compare(files []string, stdout, stderr io.Writer, usage func()) int {
+	if len(files) != 2 {
+		fmt.Fprintf(stderr, "headless: -compare takes two files, got %d\n", len(files))
+		usage()
+		return 2
+	}
+	var rs [2]*profile.Report
+	for i, name := range files {
+		f, err := os.Open(name)
+		if err == nil {
+			rs[i], err = profile.ReadReport(f)
+			f.Close()
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "headless: -compare %s: %v\n", name, err)
+			return 1
+		}
+	}
+	for i, r := range rs {
+		m := r.Machine
+		fmt.Fprintf(stdout, "%s: %d steps, %d workers, batch %d; %s, GOMAXPROCS %d, %s, commit %s\n",
+			files[i], r.Window, r.Workers, r.Batch, m.CPU, m.GOMAXPROCS, m.GoVersion, orNone(m.Commit))
+	}
+	fmt.Fprintln(stdout, "medians per step; difference = first - second")
+	if err := profile.WriteComparison(stdout, files[0], files[1], profile.Compare(rs[0].Figures(), rs[1].Figures())); err != nil {
+		fmt.Fprintln(stderr, "headless:", err)
+		return 1
+	}
+	return 0
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
 }

@@ -205,3 +205,45 @@ func TestTraceUnwritable(t *testing.T) {
 	assert.Equal(t, 1, run([]string{"-steps", "1", "-entities", "50", "-trace", filepath.Join(t.TempDir(), "no", "dir.json")}, &out, &errOut))
 	assert.Contains(t, errOut.String(), "headless:")
 }
+
+// -json writes a profile.Report with the machine, the GC and the lost
+// and skipped counts; -compare prints two of them side by side, and a
+// capture against itself differs by zero.
+func TestCompareFiles(t *testing.T) {
+	m := runJSON(t, "-steps", "10", "-entities", "500", "-workers", "1")
+	for _, k := range []string{"format", "machine", "gc", "lost"} {
+		assert.Contains(t, m, k)
+	}
+	assert.Equal(t, "weft-profile/1", m["format"])
+	mach := m["machine"].(map[string]any)
+	assert.Positive(t, mach["gomaxprocs"])
+	assert.NotEmpty(t, mach["go_version"])
+	for _, s := range m["systems"].([]any) {
+		for _, k := range []string{"ran_steps", "skipped_steps", "failed_steps", "blocked_steps"} {
+			assert.Contains(t, s, k)
+		}
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	require.NoError(t, os.WriteFile(a, []byte(runOK(t, "-steps", "10", "-entities", "500", "-workers", "1", "-json")), 0o644))
+	require.NoError(t, os.WriteFile(b, []byte(runOK(t, "-steps", "10", "-entities", "900", "-workers", "0", "-json")), 0o644))
+	out := runOK(t, "-compare", a, b)
+	assert.Contains(t, out, "a.json: 10 steps, 1 workers")
+	assert.Contains(t, out, "b.json: 10 steps, 0 workers")
+	assert.Regexp(t, `system physics +entities +\d+ +\d+ +-\d+`, out, "fewer bodies in a")
+	assert.Contains(t, out, "counter lifetime.respawned")
+	assert.Contains(t, out, "marker lifetime.respawn")
+	same := strings.Split(strings.TrimSpace(runOK(t, "-compare", a, a)), "\n")
+	for _, line := range same[4:] { // after the files, the note and the header
+		f := strings.Fields(line)
+		assert.Equal(t, "+0", f[len(f)-2], "nothing differs from itself: %s", line)
+	}
+
+	var errOut bytes.Buffer
+	assert.Equal(t, 2, run([]string{"-compare", a}, &bytes.Buffer{}, &errOut))
+	assert.Contains(t, errOut.String(), "-compare takes two files")
+	errOut.Reset()
+	require.NoError(t, os.WriteFile(b, []byte(`{"format":"other"}`), 0o644))
+	assert.Equal(t, 1, run([]string{"-compare", a, b}, &bytes.Buffer{}, &errOut))
+	assert.Contains(t, errOut.String(), "b.json")
+}
