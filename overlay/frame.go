@@ -41,9 +41,8 @@ type frames struct {
 }
 
 // begin ends the frame that began at the previous Draw and starts a new
-// one, and returns the GC pause time (ms) since the last call: called
-// first thing in Draw.
-func (f *frames) begin(now time.Time) float32 {
+// one: called first thing in Draw.
+func (f *frames) begin(now time.Time) {
 	n0 := f.mem.pauses
 	gc := float32(f.mem.read() * 1e3)
 	f.cur.gc, f.cur.pauses = gc, f.mem.pauses-n0
@@ -55,7 +54,6 @@ func (f *frames) begin(now time.Time) float32 {
 	}
 	f.start = now
 	f.cur = frameSample{}
-	return gc
 }
 
 // addOverlay sets the frame's overlay time: since start.

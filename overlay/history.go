@@ -9,7 +9,7 @@ import (
 // graphSample is one step's bar in the graph and the frame line over it.
 type graphSample struct {
 	step, frame float32 // ms
-	gc          float32 // ms of GC pauses read in the frame after the step
+	gc          float32 // ms of GC pauses in the step and since the previous one
 	n           uint64  // the step's number; 0: no step yet
 }
 
@@ -24,8 +24,8 @@ type history struct {
 
 // record adds st, the step just run, with the last frame's time.
 func (h *history) record(st *profile.StepTimings, frame float32) {
-	h.graph[h.head] = graphSample{step: ms(st.Total), frame: frame, n: st.Step}
-	h.tls[h.head].copyFrom(st, 0)
+	h.graph[h.head] = graphSample{step: ms(st.Total), frame: frame, n: st.Step, gc: ms(st.GCTime + st.GCOutside)}
+	h.tls[h.head].copyFrom(st)
 	h.head = (h.head + 1) % graphLen
 }
 
@@ -37,17 +37,6 @@ func (h *history) at(col int) (*graphSample, *timeline) {
 
 // newest is the last recorded step's slot.
 func (h *history) newest() int { return (h.head + graphLen - 1) % graphLen }
-
-// addGC adds a frame's GC pauses (ms) to the newest step: every pause
-// shows on some bar, also those between steps.
-func (h *history) addGC(gc float32) {
-	i := h.newest()
-	h.graph[i].gc += gc
-	h.tls[i].gc += gc
-}
-
-// lastGC is the GC time on the newest step's bar.
-func (h *history) lastGC() float32 { return h.graph[h.newest()].gc }
 
 // find is step n's timeline, or nil if the ring no longer holds it.
 func (h *history) find(n uint64) *timeline {

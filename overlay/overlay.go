@@ -268,7 +268,7 @@ func (o *Overlay) Draw(screen *ebiten.Image) {
 	start := time.Now()
 	defer o.fr.addOverlay(start)
 	o.poll()
-	o.hist.addGC(o.fr.begin(start))
+	o.fr.begin(start)
 	if o.tr.frame() || o.tr.fresh {
 		o.tr.fresh, o.redo = false, 0
 	}
@@ -294,7 +294,7 @@ func (o *Overlay) Draw(screen *ebiten.Image) {
 // into the cache.
 func (o *Overlay) repaint(sz image.Point) {
 	if !o.frozen {
-		o.tl.copyFrom(o.prof.Last(), o.hist.lastGC())
+		o.tl.copyFrom(o.prof.Last())
 	}
 	o.layout(sz)
 	if o.cache == nil || o.size != sz {

@@ -56,7 +56,7 @@ func (s *mover) step(c *ecs.Chunk) {
 
 // newEngine is a small engine with the mover over n entities, stepped
 // steps times with the overlay polling after each step.
-func newEngine(t *testing.T, workers, n, steps int, opt Options) (*engine.Engine, *Overlay) {
+func newEngine(t *testing.T, workers, n, steps int, opt Options, more ...engine.System) (*engine.Engine, *Overlay) {
 	t.Helper()
 	w := ecs.NewWorld(ecs.Options{})
 	comp := ecs.NewComponent[pos](w)
@@ -67,7 +67,10 @@ func newEngine(t *testing.T, workers, n, steps int, opt Options) (*engine.Engine
 	e, err := engine.New(w, engine.Config{Workers: workers, Batch: 64})
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, e.Close()) })
-	e.Add(engine.Update, &mover{})
+	require.NoError(t, e.Add(engine.Update, &mover{}))
+	for _, m := range more {
+		require.NoError(t, e.Add(engine.Update, m))
+	}
 	require.NoError(t, e.Build())
 	_, err = w.Apply(cmds)
 	require.NoError(t, err)
@@ -118,7 +121,7 @@ func TestLayoutFits(t *testing.T) {
 	e, o := newEngine(t, 3, 5000, 20, Options{})
 	msgs := longestMessages(t, e)
 	o.poll()
-	o.tl.copyFrom(o.prof.Last(), 0)
+	o.tl.copyFrom(o.prof.Last())
 	o.hold()                          // a baseline held
 	require.True(t, o.selectStep(18)) // a step selected: frozen
 	o.view.filter = 0                 // filtered

@@ -6,6 +6,9 @@ import (
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 const laneLabelW = 48 // "owner", "w1", ... left of the lanes
@@ -15,6 +18,7 @@ func laneH(n int) int { return min(max(160/max(n, 1), 9), 18) }
 
 // tlGeom is where the timeline was laid out, in the panel's coordinates.
 type tlGeom struct {
+	phaseY    int // the owner's phases' lane, above the participants'
 	laneY, lh int
 	width     float32 // the lanes' width
 	title     image.Rectangle
@@ -42,14 +46,21 @@ func (o *Overlay) layoutTimeline(c *Canvas) int {
 	g := &o.geom
 	lines := c.Wrap(6, 0, o.timelineHead(), 2)
 	g.title = image.Rect(0, 0, c.W, lines)
-	g.laneY, g.lh, g.width = lines, laneH(o.tl.lanes), float32(c.W-laneLabelW-8)
+	g.phaseY, g.lh, g.width = lines, laneH(o.tl.lanes+1), float32(c.W-laneLabelW-8)
+	g.laneY = g.phaseY + g.lh
+	c.rect(laneLabelW, float32(g.phaseY), g.width, float32(g.lh-1), colLane)
+	if g.lh >= lineH-2 {
+		c.Text(6, g.phaseY+(g.lh-lineH)/2, "phase")
+	}
 	for l := range o.tl.lanes {
 		c.rect(laneLabelW, float32(g.laneY+l*g.lh), g.width, float32(g.lh-1), colLane)
 		c.Text(6, g.laneY+l*g.lh+(g.lh-lineH)/2, laneName(l))
 	}
 	axisY := g.laneY + o.tl.lanes*g.lh
 	o.layoutAxis(c, axisY)
+	o.layoutPhases(c)
 	o.layoutBoxes(c)
+	o.layoutGC(c)
 	return axisY + lineH + 2
 }
 
@@ -67,8 +78,8 @@ func (o *Overlay) timelineHead() string {
 		view += ", only " + o.tl.name(f)
 	}
 	gc := ""
-	if o.tl.gc > 0 {
-		gc = fmt.Sprintf(", GC pauses %.2f ms in its frame (magenta)", o.tl.gc)
+	if o.tl.gc > 0 || o.tl.gcOut > 0 {
+		gc = fmt.Sprintf(", GC pauses %s in it and %s before it (magenta)", dur(float64(o.tl.gc)), dur(float64(o.tl.gcOut)))
 	}
 	return fmt.Sprintf("step %d timeline, %s: %.2f ms, owner + %d workers, %d jobs, critical path %.2f ms in %d jobs (yellow)%s%s",
 		o.tl.step, state, ms(o.tl.total), max(o.tl.lanes-1, 0), o.tl.jobs, ms(o.tl.path), o.tl.pathLen, view, gc)
@@ -86,16 +97,72 @@ func (o *Overlay) layoutAxis(c *Canvas, axisY int) {
 			continue
 		}
 		x := laneLabelW + float32((t*1e6-float64(from))/float64(to-from))*g.width
-		c.rect(x, float32(g.laneY), 1, float32(o.tl.lanes*g.lh), colGrid)
+		c.rect(x, float32(g.phaseY), 1, float32((o.tl.lanes+1)*g.lh), colGrid)
 		label := tickLabel(t, tick)
 		if lx := int(x) + 2; lx >= free && lx+textW(label) <= laneLabelW+int(g.width) {
 			c.Text(lx, axisY, label)
 			free = lx + textW(label) + charW
 		}
 	}
-	if o.tl.gc > 0 {
-		c.rect(laneLabelW, float32(g.laneY-3), g.width, 2, colGC)
+}
+
+// layoutPhases draws the owner's phases on the phase lane, coloured by
+// their system where they have one, and the gaps between them: magenta
+// where a GC pause explains one, red where the owner did not run.
+func (o *Overlay) layoutPhases(c *Canvas) {
+	g := &o.geom
+	for i := range o.tl.phases {
+		if x, y, w, h, ok := o.phaseBox(i); ok {
+			c.rect(x, y, w, h, phaseColor(&o.tl.phases[i]))
+		}
 	}
+	for i := range o.tl.gaps {
+		gp := &o.tl.gaps[i]
+		if x, w, ok := o.span(gp.Start, gp.End); ok {
+			col := colGap
+			if gp.Cause == "GC" {
+				col = colGC
+			}
+			c.rect(x, float32(g.phaseY+g.lh-4), w, 3, col)
+		}
+	}
+}
+
+// layoutGC draws each GC pause at its time across every lane; a pause
+// between the previous step and this one is a mark at the axis's start.
+func (o *Overlay) layoutGC(c *Canvas) {
+	g := &o.geom
+	h := float32((o.tl.lanes + 1) * g.lh)
+	for _, p := range o.tl.pauses {
+		if p.End <= 0 {
+			c.rect(laneLabelW-4, float32(g.phaseY), 3, h, colGC)
+			continue
+		}
+		if x, w, ok := o.span(max(p.Start, 0), p.End); ok {
+			c.rect(x, float32(g.phaseY), max(w, 2), h, colGC.alpha(0.45))
+		}
+	}
+}
+
+// phaseBox is the owner's phase i's box on the phase lane.
+func (o *Overlay) phaseBox(i int) (x, y, w, h float32, ok bool) {
+	p := &o.tl.phases[i]
+	x, w, ok = o.span(p.Start, p.End)
+	return x, float32(o.geom.phaseY), w, float32(o.geom.lh - 5), ok && (p.System < 0 || o.view.shows(p.System))
+}
+
+// phaseColor is a phase's colour: its system's for Schedule, Merge and
+// an exclusive Run; grey for the engine's own.
+func phaseColor(p *profile.Phase) col {
+	switch p.Kind {
+	case engine.PhaseSchedule, engine.PhaseExclusive:
+		return systemColor(p.System)
+	case engine.PhaseMerge:
+		return systemColor(p.System).scaled(0.7)
+	case engine.PhaseWait:
+		return rgba(0x48, 0x52, 0x70, 0xff)
+	}
+	return colEngine.scaled(0.8)
 }
 
 // layoutBoxes draws the jobs' boxes, their names where they fit, and
@@ -169,7 +236,7 @@ func laneName(l int) string {
 // onLanes reports whether the panel point is over the lanes.
 func (o *Overlay) onLanes(x, y int) bool {
 	g := &o.geom
-	return y >= g.laneY && y < g.laneY+o.tl.lanes*g.lh && x >= laneLabelW
+	return y >= g.phaseY && y < g.laneY+o.tl.lanes*g.lh && x >= laneLabelW
 }
 
 // timelineInput zooms about the cursor with the wheel, pans while
@@ -215,11 +282,35 @@ func (o *Overlay) hit(x, y int) (int, image.Rectangle) {
 			at, r = len(o.tl.slices)+i, image.Rect(int(bx), int(by), int(bx+bw), int(by+bh))
 		}
 	}
+	for i := range o.tl.phases {
+		if bx, by, bw, bh, ok := o.phaseBox(i); ok && in(bx, by, bw, bh) {
+			at, r = len(o.tl.slices)+len(o.tl.marks)+i, image.Rect(int(bx), int(by), int(bx+bw), int(by+bh))
+		}
+	}
+	for i, p := range o.tl.pauses { // over everything: they stop every lane
+		if bx, bw, ok := o.span(max(p.Start, 0), max(p.End, 0)); ok && p.End > 0 && in(bx, float32(o.geom.phaseY), bw, float32((o.tl.lanes+1)*o.geom.lh)) {
+			at, r = len(o.tl.slices)+len(o.tl.marks)+len(o.tl.phases)+i, image.Rect(int(bx), o.geom.phaseY, int(bx+max(bw, 2)), o.geom.laneY+o.tl.lanes*o.geom.lh)
+		}
+	}
 	return at, r
 }
 
-// hoverText is box i's details.
+// hoverText is box i's details: a job's, a marker span's, an owner's
+// phase's or a GC pause's (hit's numbering).
 func (o *Overlay) hoverText(i int) string {
+	nm := len(o.tl.slices) + len(o.tl.marks)
+	if k := i - nm - len(o.tl.phases); k >= 0 {
+		p := o.tl.pauses[k]
+		return fmt.Sprintf("GC pause (cycle %d): every goroutine stopped\nstart %s, duration %s", p.Cycle, dur(float64(p.Start)), dur(float64(p.End-p.Start)))
+	}
+	if k := i - nm; k >= 0 {
+		p := &o.tl.phases[k]
+		what := p.Kind.String()
+		if p.System >= 0 {
+			what += " of " + o.tl.name(p.System)
+		}
+		return fmt.Sprintf("owner: %s\nstart %s, duration %s", what, dur(float64(p.Start)), dur(float64(p.End-p.Start)))
+	}
 	if m := i - len(o.tl.slices); m >= 0 {
 		mk := &o.tl.marks[m]
 		name := "?"
@@ -230,8 +321,8 @@ func (o *Overlay) hoverText(i int) string {
 			name, mk.Depth, laneName(int(mk.Worker)), dur(float64(mk.Start)), dur(float64(mk.End-mk.Start)))
 	}
 	sl := &o.tl.slices[i]
-	what := fmt.Sprintf("chunk %d, %d entities", sl.Chunk, sl.Rows)
-	if sl.Rows == 0 { // a range pass's part or an engine job: no entities to count
+	what := fmt.Sprintf("chunk %d, %d rows (entities, or a range's items)", sl.Chunk, sl.Rows)
+	if sl.Rows == 0 { // a join or an engine job: nothing to count
 		what = fmt.Sprintf("part %d", sl.Chunk)
 	}
 	crit := ""

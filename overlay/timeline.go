@@ -7,32 +7,37 @@ import (
 	"github.com/weft-engine/weft/profile"
 )
 
-// timeline is one step's record, copied from the engine's timings so that
-// it outlives the step: its job slices and marker spans for the timeline,
-// and its systems', markers' and counters' values for the tables. Its
+// timeline is one step's timings, copied from the profiler so that it
+// outlives the step: its job slices, marker spans, the owner's phases and
+// gaps and the GC pauses for the timeline, and its systems', markers' and
+// counters' values for the tables. Every time is ns since the step's
+// start, so the axis holds the whole step. Its
 // buffers are reused, so that a ring of them (the history) allocates
 // nothing once grown.
 type timeline struct {
-	slices   []profile.Slice
-	marks    []profile.MarkSpan
-	systems  []profile.SystemTimings
-	markers  []profile.MarkerTimings
-	counters []profile.CounterValue
-	lanes    int // participants: the owner and the workers
-	step     uint64
-	jobs     uint64
-	total    time.Duration // the whole step
-	end      int64         // the last slice's end, ns since the first start
-	span     time.Duration
-	path     time.Duration // the critical path's cost
-	pathLen  int
-	par      float64 // parallelism: work / span
-	pred     [profile.NumPredicted]time.Duration
-	gc       float32 // ms of GC pauses read in the frame the step ran in
+	slices    []profile.Slice
+	marks     []profile.MarkSpan
+	systems   []profile.SystemTimings
+	markers   []profile.MarkerTimings
+	counters  []profile.CounterValue
+	phases    []profile.Phase
+	gaps      []profile.Gap
+	pauses    []profile.GCPause // those of the step, and since the previous one (negative Start)
+	lanes     int               // participants: the owner and the workers
+	step      uint64
+	jobs      uint64
+	total     time.Duration // the whole step
+	end       int64         // the step's end: its total, or a later job's end
+	span      time.Duration
+	path      time.Duration // the critical path's cost
+	pathLen   int
+	par       float64 // parallelism: work / span
+	pred      [profile.NumPredicted]time.Duration
+	gc, gcOut time.Duration // GC pause time in the step, and between the previous step and it
 }
 
 // copyFrom copies st, the engine's last step, reusing t's buffers.
-func (t *timeline) copyFrom(st *profile.StepTimings, gc float32) {
+func (t *timeline) copyFrom(st *profile.StepTimings) {
 	if st == nil {
 		return
 	}
@@ -41,9 +46,12 @@ func (t *timeline) copyFrom(st *profile.StepTimings, gc float32) {
 	t.systems = append(t.systems[:0], st.Systems...)
 	t.markers = append(t.markers[:0], st.Markers...)
 	t.counters = append(t.counters[:0], st.Counters...)
-	t.lanes, t.step, t.jobs, t.span, t.total, t.gc = len(st.Workers), st.Step, st.Jobs, st.Span, st.Total, gc
-	t.par, t.pred = st.Parallelism, st.Predicted
-	t.end, t.path = 0, 0
+	t.phases = append(t.phases[:0], st.Phases...)
+	t.gaps = append(t.gaps[:0], st.Gaps...)
+	t.pauses = append(t.pauses[:0], st.GC...)
+	t.lanes, t.step, t.jobs, t.span, t.total = len(st.Workers), st.Step, st.Jobs, st.Span, st.Total
+	t.par, t.pred, t.gc, t.gcOut = st.Parallelism, st.Predicted, st.GCTime, st.GCOutside
+	t.end, t.path = int64(st.Total), 0
 	for i := range t.slices {
 		t.end = max(t.end, t.slices[i].End)
 	}
@@ -55,8 +63,11 @@ func (t *timeline) copyFrom(st *profile.StepTimings, gc float32) {
 
 // copyTimeline copies src into t, reusing t's buffers.
 func (t *timeline) copyTimeline(src *timeline) {
-	sl, mk, sy, mr, cn := t.slices, t.marks, t.systems, t.markers, t.counters
+	sl, mk, sy, mr, cn, ph, gp, ps := t.slices, t.marks, t.systems, t.markers, t.counters, t.phases, t.gaps, t.pauses
 	*t = *src
+	t.phases = append(ph[:0], src.phases...)
+	t.gaps = append(gp[:0], src.gaps...)
+	t.pauses = append(ps[:0], src.pauses...)
 	t.slices = append(sl[:0], src.slices...)
 	t.marks = append(mk[:0], src.marks...)
 	t.systems = append(sy[:0], src.systems...)
@@ -76,7 +87,7 @@ func (t *timeline) name(i int32) string {
 // panned with the wheel and dragging over the timeline, and a filter by
 // system (click its row in the systems table).
 type tlView struct {
-	from, to int64 // ns since the step's first job; to == 0 shows the whole step
+	from, to int64 // ns since the step's start; to == 0 shows the whole step
 	filter   int32 // the system shown, or -1 for all
 	dragX    int   // the cursor's x at the last frame of a drag, or -1
 }

@@ -109,7 +109,7 @@ func TestBaseline(t *testing.T) {
 // repaintData is a repaint without pixels: the live step, then the layout.
 func (o *Overlay) repaintData() {
 	if !o.frozen {
-		o.tl.copyFrom(o.prof.Last(), o.hist.lastGC())
+		o.tl.copyFrom(o.prof.Last())
 	}
 	o.layout(screen)
 }
@@ -256,7 +256,7 @@ func TestHoverText(t *testing.T) {
 	for i, sl := range o.tl.slices {
 		s := o.hoverText(i)
 		if sl.Rows > 0 {
-			assert.Contains(t, s, fmt.Sprintf("mover: %s chunk %d, %d entities", sl.Label, sl.Chunk, sl.Rows))
+			assert.Contains(t, s, fmt.Sprintf("mover: %s chunk %d, %d rows", sl.Label, sl.Chunk, sl.Rows))
 		} else {
 			assert.NotContains(t, s, "0 entities")
 		}
