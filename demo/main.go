@@ -6,8 +6,10 @@
 // Update, on the engine's job pool; Draw renders the engine's render
 // snapshot from one sprite atlas and the overlay from its timings. With
 // -steps it exits by itself after N steps, printing the frame rates,
-// and -screenshot saves the last frame as PNG. Wrong flags print usage
-// and exit 2. The keys are listed on screen (H) and in the README.
+// and -screenshot saves the last frame as PNG. Wrong flags, an output
+// path that cannot be written and a missing display print why (and the
+// usage) and exit 2; -entities is at most game.MaxEntities. The keys are
+// listed on screen (H) and in the README.
 package main
 
 import (
@@ -17,7 +19,7 @@ import (
 	"os"
 	"time"
 
-	_ "github.com/weft-engine/weft/demo/internal/display" // first: a hint instead of Ebiten's panic without a display
+	"github.com/weft-engine/weft/demo/internal/display"
 	"github.com/weft-engine/weft/demo/internal/game"
 )
 
@@ -67,18 +69,36 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 		case o.screenshot != "" && o.steps == 0:
 			return "-screenshot needs -steps: the screenshot is of the last frame"
 		}
-		return ""
+		return pathsErr(o)
 	})
 	return o, code, ok
 }
 
+// pathsErr says which output path cannot be written, or is "": the
+// screenshot's file and the traces' folder are checked before the game
+// starts, not found unwritable after the run.
+func pathsErr(o options) string {
+	if msg := game.FilesErr("-screenshot", o.screenshot); msg != "" {
+		return msg
+	}
+	if err := game.WritableDir(o.tracedir); err != nil {
+		return "-tracedir: " + err.Error()
+	}
+	return ""
+}
+
 // run is the command: it parses args, plays the game and writes the
 // frame rates (with -steps) to stdout. It returns the exit code: 0, 1 on
-// a failure, 2 on wrong flags.
+// a failure, 2 on wrong flags or without a display (after the flags, so
+// that -h and a wrong flag are answered without one).
 func run(args []string, stdout, stderr io.Writer) int {
 	o, code, ok := parse(args, stderr)
 	if !ok {
 		return code
+	}
+	if display.Missing(os.Getenv) {
+		fmt.Fprint(stderr, display.Hint)
+		return 2
 	}
 	st, err := play(o, stderr)
 	if err != nil {

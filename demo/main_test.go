@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -24,8 +25,8 @@ import (
 // leftPanelW is the overlay's left column on the demo's 1280-wide screen.
 const leftPanelW = 432
 
-// These tests import Ebiten, which panics at init without a display: run
-// them under xvfb-run (make test does). Ebiten runs one game a process,
+// TestGame opens a window, which needs a display: run these tests under
+// xvfb-run (make test does). Ebiten runs one game a process,
 // so TestGame is the only test that opens the window.
 
 // artifacts is where the tests keep their output: $ARTIFACTS, or the
@@ -124,15 +125,19 @@ func sameColor(a, b color.Color) bool {
 func TestFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-steps", "-1"}, {"-workers", "-2"}, {"-workers", "257"}, {"-batch", "-1"}, {"-entities", "-5"}, {"-zoom", "0"}, {"-zoom", "NaN"},
-		{"-screenshot", "x.png"}, {"stray"}, {"-nosuchflag"},
+		{"-screenshot", "x.png"}, {"stray"}, {"-nosuchflag"}, {"-entities", "99999999999"},
+		{"-steps", "1", "-screenshot", filepath.Join(t.TempDir(), "no", "x.png")}, {"-tracedir", filepath.Join(t.TempDir(), "no")},
 	} {
 		var out, errb bytes.Buffer
 		assert.Equal(t, 2, run(args, &out, &errb), "%q", args)
+		assert.True(t, strings.HasPrefix(errb.String(), "demo: "), "%q: every message names the program: %s", args, errb.String())
 		assert.Contains(t, errb.String(), "usage: demo", "%q", args)
 		assert.Empty(t, out.String())
 	}
 	var out, errb bytes.Buffer
 	assert.Equal(t, 0, run([]string{"-h"}, &out, &errb))
+	assert.Contains(t, errb.String(), "usage: demo")
+	assert.Contains(t, errb.String(), "at most 1000000", "-entities says its maximum")
 	o, code, ok := parse([]string{"-steps", "5", "-screenshot", "a.png", "-workers", "0", "-checks", "-nooverlay"}, &errb)
 	assert.True(t, ok)
 	assert.Zero(t, code)
@@ -143,23 +148,37 @@ func TestFlags(t *testing.T) {
 	assert.Equal(t, 7, o.steps, "-frames is the old name of -steps")
 }
 
-// Without a display the demo prints a one-line hint and exits 2, where
-// Ebiten's GLFW would panic at init.
-func TestNoDisplayHint(t *testing.T) {
+// Without a display the demo still answers -h and a wrong flag with the
+// usage (exit 0 and 2); a run prints a one-line hint and exits 2, where
+// Ebiten would fail to open its window.
+func TestNoDisplay(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "demo")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	require.NoError(t, err, string(out))
-	cmd := exec.Command(bin, "-steps", "1")
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "WAYLAND_DISPLAY=") {
-			cmd.Env = append(cmd.Env, kv)
+	run := func(args ...string) (string, int) {
+		cmd := exec.Command(bin, args...)
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "WAYLAND_DISPLAY=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
 		}
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return string(out), exit.ExitCode()
+		}
+		require.NoError(t, err, string(out))
+		return string(out), 0
 	}
-	out, err = cmd.CombinedOutput()
-	var exit *exec.ExitError
-	require.ErrorAs(t, err, &exit, string(out))
-	assert.Equal(t, 2, exit.ExitCode())
-	assert.Equal(t, display.Hint, string(out))
+	out2, code := run("-steps", "1")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, display.Hint, out2)
+	out2, code = run("-h")
+	assert.Equal(t, 0, code)
+	assert.True(t, strings.HasPrefix(out2, "usage: demo"), out2)
+	out2, code = run("-nosuchflag")
+	assert.Equal(t, 2, code)
+	assert.True(t, strings.HasPrefix(out2, "demo: flag provided but not defined: -nosuchflag\nusage: demo"), out2)
 	assert.True(t, display.Missing(func(string) string { return "" }))
 	assert.False(t, display.Missing(func(k string) string { return map[string]string{"WAYLAND_DISPLAY": "wayland-0"}[k] }))
 }

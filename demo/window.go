@@ -68,7 +68,7 @@ func play(o options, log io.Writer) (st stats, err error) {
 	} else {
 		w.st.TPS, w.st.FPS, w.st.MinTPS = ebiten.ActualTPS(), ebiten.ActualFPS(), ebiten.ActualTPS()
 	}
-	return w.st, errors.Join(err, w.err)
+	return w.st, errors.Join(err, w.err, w.ov.TraceErr())
 }
 
 // window is the ebiten.Game. Its methods are executed only by Ebiten's

@@ -136,6 +136,11 @@ func (o *Overlay) SetVisible(on bool) { o.visible, o.redo = on, 0 }
 // Frozen reports whether the timeline stays on one step.
 func (o *Overlay) Frozen() bool { return o.frozen }
 
+// TraceErr is the first trace (key T, or a step over the budget) that
+// could not be written, or nil: the game goes on, and a program that exits
+// after it reports it.
+func (o *Overlay) TraceErr() error { return o.tr.err }
+
 // Refresh repaints the numbers at the next Draw: before a screenshot, so
 // that it shows the step it captures.
 func (o *Overlay) Refresh() { o.redo = 0 }

@@ -248,3 +248,13 @@ func TestWrap(t *testing.T) {
 	assert.Equal(t, "abcdefg...", ellipsis("abcdefghijklmn", 10))
 	assert.Equal(t, "short", ellipsis("short", 10))
 }
+
+// A trace that cannot be written (a spike's here) is kept for TraceErr,
+// so that a program that exits after it does not report success.
+func TestTraceErr(t *testing.T) {
+	e, o := newEngine(t, 0, 10, 1, Options{TraceDir: filepath.Join(t.TempDir(), "gone")})
+	require.NoError(t, o.TraceErr())
+	o.tr.spike(e, "why")
+	assert.Error(t, o.TraceErr())
+	assert.Contains(t, o.tr.msg, "its trace failed")
+}

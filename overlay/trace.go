@@ -29,6 +29,7 @@ type tracer struct {
 	one       profile.Trace // a spike's
 	spikePath string        // the last spike's trace file
 	fresh     bool          // a new message: repaint
+	err       error         // the first trace that could not be written
 }
 
 // msgFrames is how long a finished trace's message stays on screen.
@@ -65,6 +66,7 @@ func (t *tracer) add(e *engine.Engine) {
 	}
 	path := filepath.Join(t.dir, fmt.Sprintf("weft-trace-%s.json", time.Now().Format("20060102-150405.000")))
 	if err := writeFile(path, t.trace.Write); err != nil {
+		t.failed(err)
 		t.say("trace failed: " + err.Error())
 	} else {
 		t.path = path
@@ -90,12 +92,20 @@ func (t *tracer) spike(e *engine.Engine, why string) {
 	t.one.Add(e.LastRecord())
 	path := filepath.Join(t.dir, fmt.Sprintf("weft-spike-step-%d-%s.json", e.Time().Step, time.Now().Format("20060102-150405.000")))
 	if err := writeFile(path, t.one.Write); err != nil {
+		t.failed(err)
 		t.say(why + "; its trace failed: " + err.Error())
 	} else {
 		t.spikePath = path
 		t.say(why + "; its trace: " + path)
 	}
 	t.logf()
+}
+
+// failed keeps the first trace that could not be written, for TraceErr.
+func (t *tracer) failed(err error) {
+	if t.err == nil {
+		t.err = err
+	}
 }
 
 func writeFile(path string, write func(io.Writer) error) error {

@@ -16,7 +16,9 @@
 // steps: its machine, distributions, systems, markers, counters, GC and
 // lost counts) with the demo's figures beside it. -compare prints two
 // such files side by side, figure by figure: the first's value, the
-// second's, and the difference. Wrong flags print usage and exit 2.
+// second's, and the difference. Wrong flags, and a -trace or -record file
+// that cannot be written, print why and the usage and exit 2; -entities
+// is at most game.MaxEntities.
 package main
 
 import (
@@ -77,7 +79,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case o.replay == "" && o.steps < 1:
 			return "-steps must be at least 1"
 		}
-		return ""
+		return game.FilesErr("-trace", o.trace, "-record", o.record) // checked now, not after the run
 	})
 	if !ok {
 		return code

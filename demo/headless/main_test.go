@@ -172,9 +172,14 @@ func TestBadFlags(t *testing.T) {
 		{"-steps", "5", "-batch", "-1"},
 		{"-steps", "5", "-nosuchflag"},
 		{"-steps", "5", "extra"},
+		{"-steps", "5", "-entities", "99999999999"}, // above game.MaxEntities: refused before any memory grows
+		{"-steps", "1", "-trace", filepath.Join(t.TempDir(), "no", "dir.json")},
+		{"-steps", "1", "-record", filepath.Join(t.TempDir(), "no", "run.weft")},
 	} {
 		var out, errOut bytes.Buffer
 		assert.Equal(t, 2, run(args, &out, &errOut), "%q", args)
+		assert.True(t, strings.HasPrefix(errOut.String(), "headless: "), "%q: every message names the program: %s", args, errOut.String())
+		assert.NotContains(t, errOut.String(), "window", "%q", args)
 		assert.Contains(t, errOut.String(), "usage: headless", "%q", args)
 		assert.Empty(t, out.String(), "%q", args)
 	}
@@ -200,10 +205,14 @@ func TestHelp(t *testing.T) {
 	assert.Contains(t, errOut.String(), "-steps")
 }
 
+// A -trace file that cannot be written is refused when the program
+// starts, not found after the run.
 func TestTraceUnwritable(t *testing.T) {
 	var out, errOut bytes.Buffer
-	assert.Equal(t, 1, run([]string{"-steps", "1", "-entities", "50", "-trace", filepath.Join(t.TempDir(), "no", "dir.json")}, &out, &errOut))
-	assert.Contains(t, errOut.String(), "headless:")
+	bad := filepath.Join(t.TempDir(), "no", "dir.json")
+	assert.Equal(t, 2, run([]string{"-steps", "1", "-entities", "50", "-trace", bad}, &out, &errOut))
+	assert.Contains(t, errOut.String(), "headless: -trace: folder "+filepath.Dir(bad))
+	assert.Empty(t, out.String(), "nothing ran")
 }
 
 // -json writes a profile.Report with the machine, the GC and the lost

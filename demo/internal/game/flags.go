@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/weft-engine/weft/engine"
 )
@@ -12,7 +13,7 @@ import (
 // share, -entities, -workers, -batch and -checks, on fs, into c. The
 // default worker count is engine.DefaultWorkers, which the engine resolves.
 func (c *Config) AddFlags(fs *flag.FlagSet) {
-	fs.IntVar(&c.Entities, "entities", DefaultEntities, "bodies kept alive (0: the default)")
+	fs.IntVar(&c.Entities, "entities", DefaultEntities, fmt.Sprintf("bodies kept alive, at most %d (0: the default)", MaxEntities))
 	fs.IntVar(&c.Workers, "workers", engine.DefaultWorkers, fmt.Sprintf("worker goroutines besides the owner, at most %d; 0 is serial, %d one per spare CPU", engine.MaxWorkers, engine.DefaultWorkers))
 	fs.IntVar(&c.Batch, "batch", DefaultBatch, "rows per chunk; 0 is adaptive (the engine picks it after each step)")
 	fs.BoolVar(&c.Checks, "checks", false, "run with the safety and ecs checks on")
@@ -20,30 +21,38 @@ func (c *Config) AddFlags(fs *flag.FlagSet) {
 
 // ParseFlags parses args with fs, then checks the shared flags and, with
 // check, the command's own (check returns what is wrong, or ""). On wrong
-// flags it writes the problem and the usage to fs.Output() and returns 2;
-// after -h it returns 0; ok says whether to run.
+// flags it writes the problem, after the command's name, and the usage to
+// fs.Output() and returns 2; after -h it writes the usage and returns 0;
+// ok says whether to run.
 func (c *Config) ParseFlags(fs *flag.FlagSet, args []string, check func() string) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0, false
-		}
-		return 2, false // fs printed the error and the usage
-	}
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard) // flag's own message has no command name: written below
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
 	bad := ""
 	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return 0, false
+	case err != nil:
+		bad = err.Error()
 	case fs.NArg() > 0:
 		bad = fmt.Sprintf("unexpected arguments %q", fs.Args())
 	case c.Entities < 0:
 		bad = "-entities must not be negative"
+	case EntitiesErr(c.Entities) != "":
+		bad = "-entities: " + EntitiesErr(c.Entities)
 	case workersErr(c.Workers) != nil:
-		bad = "-workers: " + workersErr(c.Workers).Error()
+		bad = fmt.Sprintf("-workers %d: give 0 (serial) up to %d, or %d for one per spare CPU", c.Workers, engine.MaxWorkers, engine.DefaultWorkers)
 	case c.Batch < 0:
 		bad = "-batch must not be negative (0 is adaptive)"
 	case check != nil:
 		bad = check()
 	}
 	if bad != "" {
-		fmt.Fprintf(fs.Output(), "%s: %s\n", fs.Name(), bad)
+		fmt.Fprintf(out, "%s: %s\n", fs.Name(), bad)
 		fs.Usage()
 		return 2, false
 	}

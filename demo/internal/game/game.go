@@ -1,7 +1,7 @@
 // Package game is the demo's world and system wiring, shared by the window and the headless command.
 //
-// It imports no Ebiten: importing Ebiten panics at init where no display
-// exists, and the simulation must run and test anywhere.
+// It imports no Ebiten, which needs a display to run: the simulation must
+// run and test anywhere.
 package game
 
 import (
@@ -28,6 +28,26 @@ const (
 	DefaultBatch    = 0 // adaptive
 )
 
+// MaxEntities is the most bodies a Game keeps: at BytesPerEntity each, a
+// million bodies take about a GiB, more than a frame can step at 60 Hz.
+const MaxEntities = 1_000_000
+
+// BytesPerEntity is about the memory a body takes once the game is built
+// and has stepped: its components, its share of the systems' buffers and
+// the render snapshot. TestBytesPerEntity keeps it within a factor of two
+// of the heap a built game holds.
+const BytesPerEntity = 1 << 10
+
+// EntitiesErr says why n bodies are too many, with the memory they would
+// take, or is "".
+func EntitiesErr(n int) string {
+	if n <= MaxEntities {
+		return ""
+	}
+	return fmt.Sprintf("%d bodies is above the maximum, %d: they would need about %.1f GiB of memory (about %d bytes a body)",
+		n, MaxEntities, float64(n)*BytesPerEntity/(1<<30), BytesPerEntity)
+}
+
 // The screen the camera starts with, in pixels.
 const (
 	ScreenW = 1280
@@ -37,7 +57,7 @@ const (
 // Config configures a Game. Zero fields take the defaults, except Workers:
 // 0 is the serial executor, engine.DefaultWorkers is GOMAXPROCS-1.
 type Config struct {
-	Entities int    // bodies kept alive, bursts aside (default 20000)
+	Entities int    // bodies kept alive, bursts aside (default 20000, at most MaxEntities)
 	Workers  int    // worker goroutines besides the owner
 	Batch    int    // rows per chunk (default 0: adaptive)
 	Checks   bool   // run with the safety and ecs checks on
@@ -158,6 +178,9 @@ func New(cfg Config) (*Game, error) {
 	}
 	if cfg.Entities < 0 || cfg.Batch < 0 || cfg.Window < 0 {
 		return nil, fmt.Errorf("game: Config %+v: Entities, Batch and Window must be >= 0", cfg)
+	}
+	if msg := EntitiesErr(cfg.Entities); msg != "" {
+		return nil, fmt.Errorf("game: Config.Entities: %s", msg)
 	}
 	if cfg.Entities == 0 {
 		cfg.Entities = DefaultEntities
