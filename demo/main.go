@@ -1,15 +1,18 @@
 // Command demo is the Ebiten game: tens of thousands of animated sprites under physics, with an in-game frame-timing overlay.
 //
-//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms]
+//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms] [-record file | -replay file]
 //
 // The simulation (package demo/internal/game) runs one fixed step per Ebiten
 // Update, on the engine's job pool; Draw renders the engine's render
 // snapshot from one sprite atlas and the overlay from its timings. With
 // -steps it exits by itself after N steps, printing the frame rates,
-// and -screenshot saves the last frame as PNG. Wrong flags, an output
-// path that cannot be written and a missing display print why (and the
-// usage) and exit 2; -entities is at most game.MaxEntities. The keys are
-// listed on screen (H) and in the README.
+// and -screenshot saves the last frame as PNG. -record writes a replay of
+// the run; -replay plays one back as it happened (the camera, bursts and
+// fountain of the recording, each step checked against it) on any
+// -workers and -batch. Wrong flags, an output path that cannot be
+// written and a missing display print why (and the usage) and exit 2;
+// -entities is at most game.MaxEntities. The keys are listed on screen
+// (H) and in the README.
 package main
 
 import (
@@ -37,6 +40,7 @@ type options struct {
 	noOverlay            bool
 	screenshot, tracedir string
 	budget               time.Duration
+	record, replay       string
 }
 
 // parse reads the flags; on wrong flags it prints the usage to stderr and
@@ -45,7 +49,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms]")
+		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms] [-record file | -replay file]")
 		fs.PrintDefaults()
 	}
 	var o options
@@ -57,6 +61,8 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs.IntVar(&o.steps, "frames", 0, "the old name of -steps")
 	fs.StringVar(&o.screenshot, "screenshot", "", "save the last frame as PNG to `file` before exiting")
 	fs.StringVar(&o.tracedir, "tracedir", os.TempDir(), "write traces (key T) into `dir`")
+	fs.StringVar(&o.record, "record", "", "record the run into a replay `file`")
+	fs.StringVar(&o.replay, "replay", "", "play the replay `file` back as it happened (-entities is the recording's)")
 	fs.DurationVar(&o.budget, "budget", 0, "freeze the timeline on the first step that takes longer, e.g. 16.6ms, after the first second, and write its trace into -tracedir (0: off)")
 	code, ok := o.ParseFlags(fs, args, func() string {
 		switch {
@@ -66,6 +72,8 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 			return "-budget must not be negative"
 		case o.steps < 0:
 			return "-steps must not be negative"
+		case o.record != "" && o.replay != "":
+			return "-record and -replay exclude each other"
 		case o.screenshot != "" && o.steps == 0:
 			return "-screenshot needs -steps: the screenshot is of the last frame"
 		}
@@ -78,7 +86,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 // screenshot's file and the traces' folder are checked before the game
 // starts, not found unwritable after the run.
 func pathsErr(o options) string {
-	if msg := game.FilesErr("-screenshot", o.screenshot); msg != "" {
+	if msg := game.FilesErr("-screenshot", o.screenshot, "-record", o.record); msg != "" {
 		return msg
 	}
 	if err := game.WritableDir(o.tracedir); err != nil {

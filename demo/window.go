@@ -14,6 +14,7 @@ import (
 
 	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/overlay"
+	"github.com/weft-engine/weft/replay"
 )
 
 // stats are what a run measured, printed with -steps and checked by the
@@ -39,18 +40,19 @@ func (s stats) String() string {
 // play opens the window and runs the game until it is closed, Esc is
 // pressed, or o.steps steps ran. Ebiten allows one RunGame a process.
 func play(o options, log io.Writer) (st stats, err error) {
-	cfg := o.Config
-	cfg.Seed = 1
-	g, err := game.New(cfg)
+	g, player, done, err := newGame(o)
 	if err != nil {
 		return st, err
 	}
-	defer func() { err = errors.Join(err, g.Close()) }()
-	g.Engine().Camera().Zoom = o.zoom
+	defer func() { err = errors.Join(err, done(), g.Close()) }()
+	if player == nil {
+		g.Engine().Camera().Zoom = o.zoom
+	}
 	w, err := newWindow(g, o, log)
 	if err != nil {
 		return st, err
 	}
+	w.player = player
 	ebiten.SetWindowSize(game.ScreenW, game.ScreenH)
 	ebiten.SetWindowTitle("weft demo")
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
@@ -80,10 +82,12 @@ type window struct {
 	o   options
 	ctl game.Controls
 	ptr game.Pointer
-	ov  *overlay.Overlay
-	spr *sprites
-	st  stats
-	err error // from Draw, which cannot return one
+	// player plays a recording (-replay) instead of the player's input.
+	player *replay.Player
+	ov     *overlay.Overlay
+	spr    *sprites
+	st     stats
+	err    error // from Draw, which cannot return one
 
 	updates, rates int
 	sumTPS, sumFPS float64
@@ -172,6 +176,9 @@ func (w *window) Update() error {
 	e := w.g.Engine()
 	if err := w.ctl.Apply(e); err != nil {
 		return err
+	}
+	if w.player != nil {
+		return w.replayStep(w.ctl.Runs(act))
 	}
 	in := w.readInput(onOverlay)
 	in.Click = in.Click || act.Burst

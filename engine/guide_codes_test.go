@@ -15,6 +15,7 @@ import (
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/jobs"
+	"github.com/weft-engine/weft/replay"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -73,7 +74,7 @@ func TestGuideCodes(t *testing.T) {
 // notClaims reports whether the code at i is in a passage that lists
 // codes rather than says what a call returns.
 func notClaims(doc string, i int) bool {
-	for _, s := range []string{"WEFT-G001 to WEFT-G015", "Read it from the outside in. `WEFT-G009`", "The cause below it is the precise one: `WEFT-E004`"} {
+	for _, s := range []string{"WEFT-G001 to WEFT-G015", "WEFT-R001 to WEFT-R005", "Read it from the outside in. `WEFT-G009`", "The cause below it is the precise one: `WEFT-E004`"} {
 		if at := strings.Index(doc, s); at >= 0 && i >= at && i < at+len(s) {
 			return true
 		}
@@ -90,6 +91,8 @@ func codeError(code string) error {
 		return safety.Code(code)
 	case 'E':
 		return ecs.Code(code)
+	case 'R':
+		return replay.Code(code)
 	}
 	return engine.Code(code)
 }
@@ -141,6 +144,12 @@ func chunky(name string, pass func(b *engine.Builder, d *ecs.Decl) func(c *ecs.C
 }
 
 var guideClaims = []guideClaim{
+	{"When a step differs, Verify answers WEFT-R004 with a `replay.Divergence`", func(t *testing.T) error {
+		recording := recordArena(engine.Config{Workers: 0, Batch: 1024}, true)
+		a := newArena(engine.Config{Workers: 0, Batch: 64}, true)
+		defer a.eng.Close()
+		return replay.Verify(recording, a)
+	}},
 	{"or `Build` fails with WEFT-G002 wrapping WEFT-E008 naming the type", func(t *testing.T) error {
 		return buildErr(t, func(e *engine.Engine) {
 			e.Add(engine.Update, sys("needy", func(b *engine.Builder) error { ecs.ReadRes[missingRes](b.Decl()); return nil }, nothing))
