@@ -1,6 +1,6 @@
 // Command demo is the Ebiten game: tens of thousands of animated sprites under physics, with an in-game frame-timing overlay.
 //
-//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms] [-record file | -replay file]
+//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms] [-baseline capture.json] [-record file | -replay file]
 //
 // The simulation (package demo/internal/game) runs one fixed step per Ebiten
 // Update, on the engine's job pool; Draw renders the engine's render
@@ -39,6 +39,7 @@ type options struct {
 	zoom                 float64
 	noOverlay            bool
 	screenshot, tracedir string
+	baseline             string // a capture file to compare with
 	budget               time.Duration
 	record, replay       string
 }
@@ -49,7 +50,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms] [-record file | -replay file]")
+		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms] [-baseline capture.json] [-record file | -replay file]")
 		fs.PrintDefaults()
 	}
 	var o options
@@ -60,7 +61,8 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs.IntVar(&o.steps, "steps", 0, "exit by itself after N steps and print the frame rates (0: run until closed)")
 	fs.IntVar(&o.steps, "frames", 0, "the old name of -steps")
 	fs.StringVar(&o.screenshot, "screenshot", "", "save the last frame as PNG to `file` before exiting")
-	fs.StringVar(&o.tracedir, "tracedir", os.TempDir(), "write traces (key T) into `dir`")
+	fs.StringVar(&o.tracedir, "tracedir", os.TempDir(), "write traces (key T) and captures (key G) into `dir`")
+	fs.StringVar(&o.baseline, "baseline", "", "compare the systems table with the capture `file` (key G, or headless -json, wrote it)")
 	fs.StringVar(&o.record, "record", "", "record the run into a replay `file`")
 	fs.StringVar(&o.replay, "replay", "", "play the replay `file` back as it happened (-entities is the recording's)")
 	fs.DurationVar(&o.budget, "budget", 0, "freeze the timeline on the first step that takes longer, e.g. 16.6ms, after the first second, and write its trace into -tracedir (0: off)")

@@ -143,6 +143,9 @@ func TestFlags(t *testing.T) {
 	assert.Zero(t, code)
 	assert.Equal(t, options{Config: game.Config{Entities: game.DefaultEntities, Workers: 0, Batch: game.DefaultBatch, Checks: true}, zoom: defaultZoom, steps: 5,
 		noOverlay: true, screenshot: "a.png", tracedir: os.TempDir()}, o)
+	errb.Reset()
+	assert.Equal(t, 1, run([]string{"-steps", "1", "-baseline", filepath.Join(t.TempDir(), "none.json")}, &out, &errb), "a missing capture file")
+	assert.Contains(t, errb.String(), "-baseline: open ")
 	o, _, ok = parse([]string{"-frames", "7"}, &errb)
 	assert.True(t, ok)
 	assert.Equal(t, 7, o.steps, "-frames is the old name of -steps")

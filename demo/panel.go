@@ -21,7 +21,7 @@ var gameKeys = []overlay.KeyHelp{
 }
 
 // hintLine is the line of keys under the timeline.
-const hintLine = "H keys  O overlay  +/- workers  S serial  C checks  B batch  Space/click burst  P pause  N step  F freeze  K baseline  T trace  click a bar: its step  click a system: filter  wheel/drag timeline  Esc quit"
+const hintLine = "H keys  O overlay  +/- workers  S serial  C checks  B batch  Space/click burst  P pause  N step  F freeze  K baseline  G capture  T trace  click a bar: its step  click a system: filter  wheel/drag timeline  Esc quit"
 
 // gamePanel is the demo's line under the overlay's top lines: the
 // world, the sprites drawn, and whether the game is paused.

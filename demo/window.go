@@ -14,6 +14,7 @@ import (
 
 	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/overlay"
+	"github.com/weft-engine/weft/profile"
 	"github.com/weft-engine/weft/replay"
 )
 
@@ -97,6 +98,10 @@ type window struct {
 }
 
 func newWindow(g *game.Game, o options, log io.Writer) (*window, error) {
+	base, err := readBaseline(o.baseline) // first: a wrong file opens nothing
+	if err != nil {
+		return nil, err
+	}
 	spr, err := newSprites()
 	if err != nil {
 		return nil, err
@@ -106,7 +111,7 @@ func newWindow(g *game.Game, o options, log io.Writer) (*window, error) {
 		Profiler: g.Profile(),
 		Toggle:   []ebiten.Key{ebiten.KeyO, ebiten.KeyTab}, Help: []ebiten.Key{ebiten.KeyH, ebiten.KeyF1},
 		Hidden: o.noOverlay, Budget: o.budget, Capture: o.budget > 0, TraceDir: o.tracedir, Log: log,
-		Keys: gameKeys, Hint: hintLine,
+		Keys: gameKeys, Hint: hintLine, Baseline: base,
 	})
 	w.ov.Add(w.gamePanel())
 	return w, nil
@@ -252,4 +257,17 @@ func saveScreen(screen *ebiten.Image, path string) error {
 		return fmt.Errorf("screenshot %s: %w", path, err)
 	}
 	return nil
+}
+
+// readBaseline reads the capture file to compare with; "" is none.
+func readBaseline(path string) (*profile.Report, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("-baseline: %w", err)
+	}
+	defer f.Close()
+	return profile.ReadReport(f)
 }

@@ -127,8 +127,11 @@ func (o *Overlay) status() string {
 	if o.frozen {
 		s = append(s, "timeline FROZEN on step "+utoa(o.tl.step)+" ("+keyName(o.opt.Freeze)+" thaws)")
 	}
-	if o.base.lanes > 0 {
+	switch {
+	case o.base.lanes > 0:
 		s = append(s, "baseline: step "+utoa(o.base.step)+" ("+keyName(o.opt.Hold)+" lets go)")
+	case o.cap != nil:
+		s = append(s, "baseline: "+o.cap.name)
 	}
 	return strings.Join(s, "; ")
 }
@@ -145,6 +148,7 @@ func (o *Overlay) helpKeys() []KeyHelp {
 		{keyNames(o.opt.Freeze), "freeze the timeline on this step (hover its boxes)"},
 		{keyNames(o.opt.Hold), "hold the shown step as the baseline: the systems table compares with it"},
 		{keyNames(o.opt.Trace), "write a Chrome trace of the next 30 steps (ui.perfetto.dev)"},
+		{keyNames(o.opt.Save), "write the last steps as a capture file, to compare with later"},
 		{"click a bar", "of the step graph: select that step; every panel shows it (freezes)"},
 		{"click a row", "of the systems: show only its jobs and markers (again: all)"},
 		{"wheel, drag", "over the timeline: zoom, pan (right click: the whole step)"},

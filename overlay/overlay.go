@@ -20,6 +20,7 @@ type Options struct {
 	Trace  []ebiten.Key // write a Chrome trace of the next TraceSteps steps (default T)
 	Hold   []ebiten.Key // hold the shown step as the baseline to compare with, or let it go (default K)
 	Help   []ebiten.Key // the list of keys (default F1)
+	Save   []ebiten.Key // write the window's steps as a capture file into TraceDir (default G)
 	Hidden bool         // start hidden
 	// Budget is the step time the graph's red line marks (default 1/60 s).
 	// With Capture, the first step over it after the first second
@@ -32,6 +33,10 @@ type Options struct {
 	Keys []KeyHelp
 	// Hint is the line under the timeline (default: the overlay's keys).
 	Hint string
+	// Baseline is a capture (a profile.Report, as the Save key or
+	// `headless -json` write it) that the systems table compares with
+	// while no step is held (nil: none).
+	Baseline *profile.Report
 	// Profiler is the engine's profiler to show (nil: the overlay makes
 	// its own).
 	Profiler *profile.Profiler
@@ -75,6 +80,7 @@ type Overlay struct {
 	hist          history
 	tl            timeline // the step shown: the selected one, or the last
 	base          timeline // the held baseline; base.lanes == 0: none
+	cap           *capture // the baseline capture (Options.Baseline), compared with while no step is held
 	view          tlView
 	fr            frames
 	tr            tracer
@@ -102,6 +108,7 @@ func New(e *engine.Engine, opt Options) *Overlay {
 	def(&opt.Trace, ebiten.KeyT)
 	def(&opt.Hold, ebiten.KeyK)
 	def(&opt.Help, ebiten.KeyF1)
+	def(&opt.Save, ebiten.KeyG)
 	if opt.Budget <= 0 {
 		opt.Budget = defaultBud
 	}
@@ -113,6 +120,7 @@ func New(e *engine.Engine, opt Options) *Overlay {
 		o.prof = profile.New(e, profile.Options{})
 	}
 	o.tr = tracer{dir: opt.TraceDir, log: opt.Log}
+	o.setBaseline(opt.Baseline, "capture")
 	o.hover.hovered = -1
 	for _, p := range []Panel{o.framePanel(), o.stepPanel(), o.graphPanel(), o.systemsPanel(), o.predictPanel(), o.hintPanel(), o.timelinePanel()} {
 		o.Add(p)
@@ -178,6 +186,9 @@ func (o *Overlay) keys() {
 	}
 	if anyPressed(o.opt.Hold) {
 		o.hold()
+	}
+	if anyPressed(o.opt.Save) {
+		o.save()
 	}
 }
 

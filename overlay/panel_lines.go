@@ -47,8 +47,8 @@ func (o *Overlay) hintPanel() Panel {
 	return Panel{Name: "hint", Dock: Bottom, Layout: func(c *Canvas) int {
 		s := o.opt.Hint
 		if s == "" {
-			s = fmt.Sprintf("%s overlay  %s freeze  %s hold baseline  %s trace  %s keys  click a bar: its step  click a system: filter  wheel/drag: timeline",
-				keyName(o.opt.Toggle), keyName(o.opt.Freeze), keyName(o.opt.Hold), keyName(o.opt.Trace), keyName(o.opt.Help))
+			s = fmt.Sprintf("%s overlay  %s freeze  %s hold baseline  %s trace  %s capture  %s keys  click a bar: its step  click a system: filter  wheel/drag: timeline",
+				keyName(o.opt.Toggle), keyName(o.opt.Freeze), keyName(o.opt.Hold), keyName(o.opt.Trace), keyName(o.opt.Save), keyName(o.opt.Help))
 		}
 		return c.Wrap(6, 1, s, 2) + 2
 	}}

@@ -82,6 +82,10 @@ func (o *Overlay) systemsHead() string {
 	switch {
 	case o.base.lanes > 0:
 		return fmt.Sprintf("systems: step %d | baseline step %d | difference (click: filter)", o.tl.step, o.base.step)
+	case o.cap != nil && o.frozen:
+		return fmt.Sprintf("systems: step %d | %s p50 | difference, span ms", o.tl.step, o.cap.name)
+	case o.cap != nil:
+		return fmt.Sprintf("systems: p50 | %s p50 | difference, span ms", o.cap.name)
 	case o.frozen:
 		return fmt.Sprintf("systems at step %d: span work ms (p50 span work) entities", o.tl.step)
 	}
@@ -178,6 +182,13 @@ func (o *Overlay) systemText(sum *profile.Summary, i int) string {
 	case base != nil && cur != nil:
 		a, b := msf(cur.Span), msf(base.Span)
 		return fmt.Sprintf("%6.2f | %6.2f | %+6.2f ms", a, b, a-b)
+	case o.hasCap("system", s.Name, "span ms"):
+		a := s.Span.P50
+		if o.frozen && cur != nil {
+			a = msf(cur.Span)
+		}
+		b, _ := o.capFig("system", s.Name, "span ms")
+		return fmt.Sprintf("%6.2f | %6.2f | %+6.2f", a, b, a-b)
 	case o.frozen && cur != nil && cur.Skipped:
 		return fmt.Sprintf("skipped (p50 %.2f %.2f)", s.Span.P50, s.Work.P50)
 	case o.frozen && cur != nil:
@@ -195,10 +206,24 @@ func (o *Overlay) markerText(sum *profile.Summary, k int) string {
 	switch {
 	case base != nil && cur != nil:
 		return fmt.Sprintf("%s | %s | %s", dur(float64(cur.Time)), dur(float64(base.Time)), dur(float64(cur.Time-base.Time)))
+	case o.hasCap("marker", m.Name, "ms"):
+		a := m.Time.P50 * 1e6
+		if o.frozen && cur != nil {
+			a = float64(cur.Time)
+		}
+		b, _ := o.capFig("marker", m.Name, "ms")
+		return fmt.Sprintf("%s | %s | %s", dur(a), dur(b*1e6), dur(a-b*1e6))
 	case o.frozen && cur != nil:
 		return fmt.Sprintf("%s %d spans (p50 %s)", dur(float64(cur.Time)), cur.Calls, dur(m.Time.P50*1e6))
 	}
 	return fmt.Sprintf("%s %.0f spans", dur(m.Time.P50*1e6), m.Calls.P50)
+}
+
+// hasCap reports whether the baseline capture is compared with and has
+// the figure.
+func (o *Overlay) hasCap(kind, name, measure string) bool {
+	_, ok := o.capFig(kind, name, measure)
+	return ok
 }
 
 func stepMarker(t *timeline, k int) *profile.MarkerTimings {
@@ -221,6 +246,13 @@ func (o *Overlay) counterText(sum *profile.Summary, k int) string {
 	switch {
 	case base != nil && cur != nil:
 		return fmt.Sprintf("%d | %d | %+d", cur.Value, base.Value, cur.Value-base.Value)
+	case o.hasCap("counter", n.Name, "value"):
+		a := n.Value.P50
+		if o.frozen && cur != nil {
+			a = float64(cur.Value)
+		}
+		b, _ := o.capFig("counter", n.Name, "value")
+		return fmt.Sprintf("%.0f | %.0f | %+.0f", a, b, a-b)
 	case o.frozen && cur != nil:
 		return fmt.Sprintf("%d (p50 %.0f)", cur.Value, n.Value.P50)
 	}

@@ -7,12 +7,15 @@ import (
 	"image"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/profile"
 )
 
 var screen = image.Pt(1280, 720)
@@ -264,4 +267,35 @@ func TestHoverText(t *testing.T) {
 	}
 	require.NotEmpty(t, o.tl.marks)
 	assert.Contains(t, o.hoverText(len(o.tl.slices)), "marker mover.inner, nesting 0")
+}
+
+// The Save key's capture file reads back as a profile.Report; given as
+// the baseline, the systems table compares the medians (or the selected
+// step) with the capture's, and a held step wins over it.
+func TestCaptureBaseline(t *testing.T) {
+	dir := t.TempDir()
+	_, o := newEngine(t, 1, 2000, 10, Options{TraceDir: dir})
+	o.save()
+	files, err := filepath.Glob(filepath.Join(dir, "weft-capture-*.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 1, o.tr.msg)
+	assert.Contains(t, o.tr.message(), files[0], "the path is on screen")
+	f, err := os.Open(files[0])
+	require.NoError(t, err)
+	defer f.Close()
+	r, err := profile.ReadReport(f)
+	require.NoError(t, err)
+	assert.Equal(t, 10, r.Window)
+
+	_, o = newEngine(t, 1, 2000, 5, Options{Baseline: r})
+	o.repaintData()
+	sys := strings.Join(texts(o, "systems"), "\n")
+	assert.Contains(t, sys, "systems: p50 | capture (10 steps) p50 | difference")
+	b := r.Counters[0].Value.P50
+	a := o.sum.Counters[0].Value.P50
+	assert.Contains(t, sys, fmt.Sprintf("%.0f | %.0f | %+.0f", a, b, a-b))
+	assert.Contains(t, strings.Join(o.pic.boxesText(), "\n"), "baseline: capture (10 steps)")
+	o.hold()
+	o.repaintData()
+	assert.Contains(t, strings.Join(texts(o, "systems"), "\n"), "| baseline step ", "a held step wins")
 }
