@@ -183,11 +183,7 @@ func (o *Overlay) systemText(sum *profile.Summary, i int) string {
 		a, b := msf(cur.Span), msf(base.Span)
 		return fmt.Sprintf("%6.2f | %6.2f | %+6.2f ms", a, b, a-b)
 	case o.hasCap("system", s.Name, "span ms"):
-		a := s.Span.P50
-		if o.frozen && cur != nil {
-			a = msf(cur.Span)
-		}
-		b, _ := o.capFig("system", s.Name, "span ms")
+		a, b := o.capPair("system", s.Name, "span ms", s.Span.P50, cur != nil, func() float64 { return msf(cur.Span) })
 		return fmt.Sprintf("%6.2f | %6.2f | %+6.2f", a, b, a-b)
 	case o.frozen && cur != nil && cur.Skipped:
 		return fmt.Sprintf("skipped (p50 %.2f %.2f)", s.Span.P50, s.Work.P50)
@@ -207,12 +203,8 @@ func (o *Overlay) markerText(sum *profile.Summary, k int) string {
 	case base != nil && cur != nil:
 		return fmt.Sprintf("%s | %s | %s", dur(float64(cur.Time)), dur(float64(base.Time)), dur(float64(cur.Time-base.Time)))
 	case o.hasCap("marker", m.Name, "ms"):
-		a := m.Time.P50 * 1e6
-		if o.frozen && cur != nil {
-			a = float64(cur.Time)
-		}
-		b, _ := o.capFig("marker", m.Name, "ms")
-		return fmt.Sprintf("%s | %s | %s", dur(a), dur(b*1e6), dur(a-b*1e6))
+		a, b := o.capPair("marker", m.Name, "ms", m.Time.P50, cur != nil, func() float64 { return msf(cur.Time) })
+		return fmt.Sprintf("%s | %s | %s", dur(a*1e6), dur(b*1e6), dur((a-b)*1e6))
 	case o.frozen && cur != nil:
 		return fmt.Sprintf("%s %d spans (p50 %s)", dur(float64(cur.Time)), cur.Calls, dur(m.Time.P50*1e6))
 	}
@@ -224,6 +216,17 @@ func (o *Overlay) markerText(sum *profile.Summary, k int) string {
 func (o *Overlay) hasCap(kind, name, measure string) bool {
 	_, ok := o.capFig(kind, name, measure)
 	return ok
+}
+
+// capPair is a figure and the capture's: the median, or the selected
+// step's (step, when the step has the figure), and the capture's.
+func (o *Overlay) capPair(kind, name, measure string, p50 float64, atStep bool, step func() float64) (a, b float64) {
+	a = p50
+	if o.frozen && atStep {
+		a = step()
+	}
+	b, _ = o.capFig(kind, name, measure)
+	return a, b
 }
 
 func stepMarker(t *timeline, k int) *profile.MarkerTimings {
@@ -247,11 +250,7 @@ func (o *Overlay) counterText(sum *profile.Summary, k int) string {
 	case base != nil && cur != nil:
 		return fmt.Sprintf("%d | %d | %+d", cur.Value, base.Value, cur.Value-base.Value)
 	case o.hasCap("counter", n.Name, "value"):
-		a := n.Value.P50
-		if o.frozen && cur != nil {
-			a = float64(cur.Value)
-		}
-		b, _ := o.capFig("counter", n.Name, "value")
+		a, b := o.capPair("counter", n.Name, "value", n.Value.P50, cur != nil, func() float64 { return float64(cur.Value) })
 		return fmt.Sprintf("%.0f | %.0f | %+.0f", a, b, a-b)
 	case o.frozen && cur != nil:
 		return fmt.Sprintf("%d (p50 %.0f)", cur.Value, n.Value.P50)
