@@ -20,6 +20,8 @@ const (
 	CodeUnresolved   Code = "WEFT-E010" // a Spawn placeholder that playback could not resolve to its entity
 	CodeNotFound     Code = "WEFT-E011" // an owner read of an entity that is not alive or lacks the component
 	CodeNoSnapshot   Code = "WEFT-E012" // a snapshot of a component or resource that holds pointers
+	CodeBadFile      Code = "WEFT-E013" // a save file that is truncated, corrupted or does not fit the world
+	CodeSaveVersion  Code = "WEFT-E014" // a save file of another format version
 )
 
 // Error is the one error type of package ecs. errors.As(err, &e) gives the
@@ -46,6 +48,8 @@ const (
 	ErrUnresolved   = CodeUnresolved
 	ErrNotFound     = CodeNotFound
 	ErrNoSnapshot   = CodeNoSnapshot
+	ErrBadFile      = CodeBadFile
+	ErrSaveVersion  = CodeSaveVersion
 )
 
 // Error makes a Code an error, so that it can be errors.Is's target.

@@ -49,6 +49,9 @@ type eventStream interface {
 	rotate(step uint64)
 	save(dst any) any // snapshot.go
 	load(src any)
+	encode(src any) (fileEvents, error) // save.go
+	decode(fe fileEvents) (any, error)
+	eventType() reflect.Type
 }
 
 // part is what one writer emitted in one step.

@@ -94,6 +94,10 @@ func (w *World) Snapshot(dst *Snapshot) error {
 	dst.n = 0
 	q := w.all.Query()
 	for q.NextTable() {
+		if x, ok := w.foreign(q.Entities()[0]); ok {
+			q.Close()
+			return foreignErr(x)
+		}
 		if dst.n == len(dst.tables) {
 			dst.tables = append(dst.tables, tableCopy{})
 		}
@@ -135,6 +139,22 @@ func (w *World) plainData() *Error {
 		}
 	}
 	return nil
+}
+
+// foreign finds a component of e's table that was registered with Ark
+// directly, not through weft, which knows nothing of its type.
+func (w *World) foreign(e ark.Entity) (uint8, bool) {
+	ids := w.unsafe.IDs(e)
+	for i := range ids.Len() {
+		if x := ids.Get(i).Index(); w.types[x] == nil {
+			return x, true
+		}
+	}
+	return 0, false
+}
+
+func foreignErr(x uint8) *Error {
+	return errorf(CodeNoSnapshot, "", "", "a snapshot cannot copy component #%d: it was registered with Ark directly (World.Ark), so weft does not know its type; register it with ecs.NewComponent", x)
 }
 
 // copyOut copies the table whose entities are ents into t.

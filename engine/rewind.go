@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/weft-engine/weft/ecs"
+import (
+	"io"
+
+	"github.com/weft-engine/weft/ecs"
+)
 
 // Rewinding: the engine keeps snapshots of the world (ecs.Snapshot) taken
 // at the start of steps, in a ring, and Rewind puts the world back to one
@@ -146,6 +150,33 @@ func (e *Engine) Restore(s *ecs.Snapshot) error {
 	}
 	defer e.busy.Store(false)
 	if err := e.world.Restore(s); err != nil {
+		return err
+	}
+	e.rw.kept = 0
+	return nil
+}
+
+// Save writes the world's state to out (ecs.World.Save). Executed only
+// by the owner, between steps.
+func (e *Engine) Save(out io.Writer) error {
+	if err := e.enter("Save"); err != nil {
+		return err
+	}
+	defer e.busy.Store(false)
+	return e.world.Save(out)
+}
+
+// Load replaces the world's state with the one saved in in
+// (ecs.World.Load): the steps that follow give the worlds that followed
+// the save. A file that cannot load leaves the world as it was. The
+// snapshots kept for Rewind are dropped once it loaded. Executed only by
+// the owner, between steps.
+func (e *Engine) Load(in io.Reader) error {
+	if err := e.enter("Load"); err != nil {
+		return err
+	}
+	defer e.busy.Store(false)
+	if err := e.world.Load(in); err != nil {
 		return err
 	}
 	e.rw.kept = 0

@@ -1,6 +1,7 @@
 package game_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -92,4 +93,62 @@ func TestRewindResimulates(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 15, n)
 	until(t, g, 110, hashes)
+}
+
+// A save loaded into another game, running elsewhere, gives the steps
+// that followed the save, hash for hash.
+func TestSaveLoadContinues(t *testing.T) {
+	a := newGame(t, game.Config{Entities: 2000, Seed: 9, Workers: 1})
+	hashes := map[uint64]uint64{}
+	until(t, a, 40, hashes)
+	var file bytes.Buffer
+	require.NoError(t, a.Engine().Save(&file))
+	until(t, a, 80, hashes)
+
+	b := newGame(t, game.Config{Entities: 2000, Seed: 9, Workers: 2})
+	until(t, b, 12, map[uint64]uint64{})
+	require.NoError(t, b.Engine().Load(bytes.NewReader(file.Bytes())))
+	require.Equal(t, uint64(40), b.Engine().Time().Step)
+	until(t, b, 80, hashes) // fails on the first step whose hash differs
+}
+
+// A truncated, corrupted or other-version file, or one of another world,
+// is refused with its code, and the running world is left as it was.
+func TestLoadRefusesBadFiles(t *testing.T) {
+	a := newGame(t, game.Config{Entities: 500, Seed: 2, Workers: 0})
+	until(t, a, 5, map[uint64]uint64{})
+	var file bytes.Buffer
+	require.NoError(t, a.Engine().Save(&file))
+	good := file.Bytes()
+	flip := func(i int) []byte { b := bytes.Clone(good); b[i] ^= 0x40; return b }
+	other := bytes.Clone(good)
+	other[8] = 2 // the format version
+	w := ecs.NewWorld(ecs.Options{})
+	ecs.NewComponent[struct{ A, B int }](w)
+	var foreign bytes.Buffer
+	require.NoError(t, w.Save(&foreign))
+
+	until(t, a, 9, map[uint64]uint64{})
+	before, err := a.Hash()
+	require.NoError(t, err)
+	for name, c := range map[string]struct {
+		file []byte
+		code ecs.Code
+	}{
+		"empty":         {nil, ecs.CodeBadFile},
+		"header cut":    {good[:10], ecs.CodeBadFile},
+		"payload cut":   {good[:len(good)/2], ecs.CodeBadFile},
+		"byte flipped":  {flip(len(good) / 3), ecs.CodeBadFile},
+		"magic flipped": {flip(2), ecs.CodeBadFile},
+		"other version": {other, ecs.CodeSaveVersion},
+		"another world": {foreign.Bytes(), ecs.CodeBadFile},
+	} {
+		err := a.Engine().Load(bytes.NewReader(c.file))
+		require.ErrorIs(t, err, c.code, name)
+		after, herr := a.Hash()
+		require.NoError(t, herr)
+		require.Equal(t, before, after, name)
+		require.Equal(t, uint64(9), a.Engine().Time().Step, name)
+	}
+	until(t, a, 12, map[uint64]uint64{})
 }
