@@ -79,6 +79,18 @@ func seamCases() []seamCase {
 			r := ecs.WriteRes[tally](d)
 			return func(c *ecs.Chunk) { r.In(c).N++ }, nil
 		}, ecs.CodeBadArgument},
+		{"LookupReader in Merge", "merge", func(d *ecs.Decl) (func(*ecs.Chunk), engine.Query) {
+			l := ecs.ReadLookup[pos](d)
+			return func(*ecs.Chunk) { _, _ = l.Get(anyone) }, nil
+		}, ""},
+		{"EventReader in Schedule", "schedule", func(d *ecs.Decl) (func(*ecs.Chunk), engine.Query) {
+			rd := ecs.ReadEvents[ping](d)
+			return func(*ecs.Chunk) { _ = rd.Events() }, nil
+		}, ""},
+		{"ResReader in Merge", "merge", func(d *ecs.Decl) (func(*ecs.Chunk), engine.Query) {
+			r := ecs.ReadRes[tally](d)
+			return func(*ecs.Chunk) { _ = r.Get() }, nil
+		}, ""},
 		{"command buffers", "schedule", func(d *ecs.Decl) (func(*ecs.Chunk), engine.Query) {
 			return func(*ecs.Chunk) { _ = d.Commands(0) }, nil
 		}, ""},
