@@ -90,16 +90,34 @@ func (b *Builder) chunks(name string, q Query, fn func(c *ecs.Chunk), inOrder bo
 // any worker, many at once: for work on the system's own buffers, not on
 // components. Each call may write only what belongs to its range.
 func (b *Builder) Range(name string, fn func(lo, hi int)) *Pass {
+	if fn == nil {
+		return b.rangePass("Range", name, nil)
+	}
+	return b.rangePass("Range", name, func(_, lo, hi int) { fn(lo, hi) })
+}
+
+// RangeWorker is Range whose fn also gets the participant that runs the
+// range (0 is the owner): pass it to the system's Markers and Counters,
+// as a Chunks pass passes c.Worker().
+func (b *Builder) RangeWorker(name string, fn func(worker, lo, hi int)) *Pass {
+	return b.rangePass("RangeWorker", name, fn)
+}
+
+// rangePass makes the range pass of call (Range, RangeWorker).
+// Executed only by the owner, in Build.
+func (b *Builder) rangePass(call, name string, fn func(worker, lo, hi int)) *Pass {
 	p := &Pass{label: b.s.name + "." + name, sys: b.s}
 	if fn == nil {
-		b.nilArgument(p, "Range", name, true, "fn", "the function that runs on each range")
+		b.nilArgument(p, call, name, true, "fn", "the function that runs on each range")
 		return p
 	}
 	e, d := b.e, b.s.decl
 	p.run = func(c *jobs.Ctx) {
-		prev := e.enterJob(c.Worker(), d)
-		fn(c.Range())
-		e.leaveJob(c.Worker(), prev)
+		w := c.Worker()
+		prev := e.enterJob(w, d)
+		lo, hi := c.Range()
+		fn(w, lo, hi)
+		e.leaveJob(w, prev)
 	}
 	b.s.passes = append(b.s.passes, p)
 	return p

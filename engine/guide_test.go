@@ -426,3 +426,48 @@ func Example_fade() {
 	// {8 0} 1 0.5 true
 	// {9 0} 2 0.5 true
 }
+
+// Smooth works on a buffer of its own in ranges, and marks each range:
+// RangeWorker passes the participant that runs it.
+type Smooth struct {
+	pass *engine.Pass
+	mark engine.Marker
+	buf  []float64
+}
+
+func (s *Smooth) Name() string { return "smooth" }
+
+func (s *Smooth) Build(b *engine.Builder) error {
+	s.buf = make([]float64, 4096)
+	s.mark = b.Marker("range")
+	s.pass = b.RangeWorker("average", func(worker, lo, hi int) {
+		sp := s.mark.Begin(worker)
+		for i := lo; i < hi; i++ {
+			s.buf[i] = s.buf[i]*0.5 + 1
+		}
+		sp.End()
+	})
+	return nil
+}
+
+func (s *Smooth) Schedule(f *engine.Frame) error { return f.RunRange(s.pass, len(s.buf), 1024) }
+
+func Example_rangeMarkers() {
+	eng, err := engine.New(ecs.NewWorld(ecs.Options{}), engine.Config{Workers: 2})
+	if err != nil {
+		panic(err)
+	}
+	defer eng.Close()
+	eng.Add(engine.Update, &Smooth{})
+	if err := eng.Build(); err != nil {
+		panic(err)
+	}
+	prof := profile.New(eng, profile.Options{}) // the steps' timings
+	if err := eng.Tick(); err != nil {
+		panic(err)
+	}
+	m := prof.Last().Markers[0]
+	fmt.Println(m.Name, "spans", m.Calls)
+	// Output:
+	// smooth.range spans 4
+}

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -116,4 +117,49 @@ func TestRecordAxis(t *testing.T) {
 	assert.Equal(t, []engine.NameInfo{{Name: "marked.move", System: 0}}, rec.Layout.Passes)
 	assert.Len(t, rec.Workers, 3)
 	assert.Equal(t, 100, rec.Batch)
+}
+
+// A range pass's jobs carry their item counts, and RangeWorker's function
+// gets the participant that runs it, so that its markers record; a nil
+// function is refused at Build.
+func TestRangeWorkerAndItems(t *testing.T) {
+	for _, workers := range []int{0, 2} {
+		var m engine.Marker
+		var pass *engine.Pass
+		var bad [3]int
+		e := newEngine(t, world(t, 1), engine.Config{Workers: workers})
+		require.NoError(t, e.Add(engine.Update, &toy{name: "r",
+			build: func(b *engine.Builder) error {
+				m = b.Marker("m")
+				pass = b.RangeWorker("items", func(w, lo, hi int) {
+					if w < 0 || w > workers {
+						bad[0]++
+					}
+					m.Begin(w).End()
+				})
+				return nil
+			},
+			sched: func(f *engine.Frame) error { return f.RunRange(pass, 10, 4) }}))
+		require.NoError(t, e.Build())
+		require.NoError(t, e.Tick())
+		assert.Zero(t, bad[0], "a participant index in 0..W")
+		rec := e.LastRecord()
+		var items []int32
+		for i, ev := range rec.Jobs {
+			if rec.JobInfo[i].System == 0 {
+				items = append(items, rec.JobInfo[i].Rows)
+				assert.Equal(t, "r.items", ev.Label.Name)
+			}
+		}
+		slices.Sort(items)
+		assert.Equal(t, []int32{2, 4, 4}, items, "ranges of 4, 4 and 2 items")
+		assert.Len(t, rec.Marks, 3)
+	}
+	e := newEngine(t, world(t, 1), engine.Config{})
+	require.NoError(t, e.Add(engine.Update, &toy{name: "nil",
+		build: func(b *engine.Builder) error { b.RangeWorker("x", nil); return nil },
+		sched: func(*engine.Frame) error { return nil }}))
+	err := e.Build()
+	require.ErrorIs(t, err, engine.ErrBadConfig)
+	assert.Contains(t, err.Error(), `RangeWorker("x")`)
 }

@@ -58,6 +58,7 @@ type System struct {
 
 	q                                                              engine.Query
 	grid, offsets, scatter, respondOdd, respondEven, gather, apply *engine.Pass
+	respond                                                        engine.Marker // a respond job's rows, in the profiler
 
 	batch, rowsPerJob int
 	oddJobs           int // respond jobs over the odd rows: the even rows' contacts follow theirs
@@ -156,8 +157,9 @@ func (s *System) Build(b *engine.Builder) error {
 	s.grid = b.Chunks("grid", q, s.gridChunk)
 	s.offsets = b.Range("offsets", func(int, int) { s.offsetRows() })
 	s.scatter = b.Chunks("scatter", q, s.scatterChunk)
-	s.respondOdd = b.Range("respond-odd", func(lo, hi int) { s.respondRows(1, lo, hi) })
-	s.respondEven = b.Range("respond-even", func(lo, hi int) { s.respondRows(2, lo, hi) })
+	s.respond = b.Marker("respond")
+	s.respondOdd = b.RangeWorker("respond-odd", func(w, lo, hi int) { s.respondMarked(w, 1, lo, hi) })
+	s.respondEven = b.RangeWorker("respond-even", func(w, lo, hi int) { s.respondMarked(w, 2, lo, hi) })
 	s.gather = b.Range("gather", s.gatherRows)
 	s.apply = b.Chunks("apply", q, s.applyChunk)
 	return nil
@@ -384,6 +386,14 @@ func (s *System) sortRow(r int32) {
 		s.sorted[j], s.slotOf[j] = st.node, st.slot
 	}
 	clear(s.acc[lo:hi])
+}
+
+// respondMarked is respondRows in a span of the respond marker, on
+// participant w. Executed only by participant w, in a respond job.
+func (s *System) respondMarked(w, first, lo, hi int) {
+	sp := s.respond.Begin(w)
+	s.respondRows(first, lo, hi)
+	sp.End()
 }
 
 // respondRows handles bucket rows first+2·lo, ..., first+2·(hi-1): it
