@@ -64,7 +64,7 @@ func (m Marker) Begin(w int) Span {
 
 func (mk *marks) begin(id int32, w int) Span {
 	if uint(w) >= uint(len(mk.parts)) {
-		mk.misuse(mk.markers.names[id], w)
+		mk.misuse(mk.markers.names[id], mk.markers.entries[id].name, w)
 		return Span{}
 	}
 	p := &mk.parts[w]
@@ -101,7 +101,7 @@ func (c Counter) Add(w int, n int64) {
 		return
 	}
 	if uint(w) >= uint(len(mk.parts)) {
-		mk.misuse(mk.counters.names[c.id], w)
+		mk.misuse(mk.counters.names[c.id], mk.counters.entries[c.id].name, w)
 		return
 	}
 	mk.parts[w].counts[c.id] += n
@@ -165,14 +165,14 @@ func (mk *marks) now() int64 { return int64(time.Since(mk.epoch)) }
 
 // misuse is a marker or counter used with a wrong participant index.
 type misuse struct {
-	name string
-	w    int
+	name, sys string // the marker's or counter's, and its system's
+	w         int
 }
 
 // misuse remembers the first wrong participant index of a step, for the
 // owner to report. Called by any goroutine.
-func (mk *marks) misuse(name string, w int) {
-	mk.bad.CompareAndSwap(nil, &misuse{name, w})
+func (mk *marks) misuse(name, sys string, w int) {
+	mk.bad.CompareAndSwap(nil, &misuse{name, sys, w})
 }
 
 // init resolves the systems' indices. Executed only by the owner, at the
@@ -263,7 +263,7 @@ func (mk *marks) fold(c *StepRecord) error {
 		}
 	}
 	if m := mk.bad.Swap(nil); m != nil {
-		return errorf(CodeJob, "", nil, "marker or counter %q used with participant %d; pass the chunk's c.Worker() (0 to %d this step)", m.name, m.w, len(mk.parts)-1)
+		return errorf(CodeJob, m.sys, nil, "marker or counter %q used with participant %d; pass the chunk's c.Worker() (0 to %d this step)", m.name, m.w, len(mk.parts)-1)
 	}
 	return nil
 }
