@@ -32,7 +32,11 @@ type failure struct {
 // WEFT-G009 per failing system, in built order. Executed only by the
 // owner, in runSegment.
 func (e *Engine) reportJobs(seg int, misuse []error) {
-	fs := assignMisuse(e.jobFailures(seg), e.misuseOwners(seg), misuse)
+	fs := e.jobFailures(seg)
+	if len(fs) == 0 && len(misuse) == 0 {
+		return // the step's usual path: nothing allocated
+	}
+	fs = assignMisuse(fs, e.misuseOwners(seg), misuse)
 	for _, f := range fs {
 		err := e.failureError(f)
 		e.fail(err)
