@@ -24,9 +24,8 @@ import (
 // A restore puts a table back by copying its bytes when it holds the
 // same entities in the same rows as at the snapshot (a rewind of a few
 // steps in a world whose bodies live longer than that); a table that
-// differs is emptied and its entities created again, in order, with
-// their ids and generations, from a free list laid out so that Ark hands
-// them out in that order. Frame and event-step counters only grow: they
+// differs gets as many rows as it had, through Ark, and its entities and
+// their places are written into Ark's entity column and index. Frame and event-step counters only grow: they
 // tell frames and steps apart, and a restore must not make an old one
 // look current.
 //
@@ -51,7 +50,9 @@ type Snapshot struct {
 	tags            uint32
 
 	same    []bool       // Restore's scratch: tables that need no rebuild
-	removed []ark.Entity // Restore's scratch: entities of tables to rebuild
+	have    []int        // Restore's scratch: rows of src's tables that the world's keep, then their Ark ids
+	removed []ark.Entity // Restore's scratch: rows to remove
+	order   []int        // Restore's scratch: src's table of each of the world's, in Ark's order
 }
 
 // tableCopy is one table: its components, entities and column bytes.
@@ -257,45 +258,58 @@ func (s *Snapshot) find(key tableKey, i int) int {
 	return -1
 }
 
-// rebuild empties every table whose entities differ from src's and
-// creates src's entities in it again, with their ids and generations, in
-// their rows: the pool is first laid out so that Ark hands out exactly
-// those entities, in that order. Executed only by the owner, in Restore.
+// rebuild makes every table whose entities differ from src's hold src's
+// entities in src's rows: it removes the rows past src's count (the last
+// ones, which move nothing), creates the missing ones, then writes src's
+// entities into the table's entity column and their places into Ark's
+// entity index. The entities that Ark handed out or recycled meanwhile
+// do not matter: Restore puts src's pool back after. So a rebuild costs
+// a copy of the tables that differ, plus the rows their counts differ
+// by. Executed only by the owner, in Restore.
 func (w *World) rebuild(src *Snapshot, st arkState) {
-	src.removed = src.removed[:0]
+	src.removed, src.have = src.removed[:0], src.have[:0]
+	for range src.n {
+		src.have = append(src.have, 0)
+	}
 	q := w.all.Query()
 	for q.NextTable() {
 		ents := q.Entities()
-		if j := src.find(w.tableOf(ents[0]), 0); j < 0 || !src.same[j] {
-			src.removed = append(src.removed, ents...)
+		j, want := src.find(w.tableOf(ents[0]), 0), 0
+		if j >= 0 {
+			if src.same[j] {
+				continue
+			}
+			want = len(src.tables[j].ents)
+			src.have[j] = min(len(ents), want)
+		}
+		if len(ents) > want {
+			src.removed = append(src.removed, ents[want:]...)
 		}
 	}
-	for _, e := range slices.Backward(src.removed) {
+	for _, e := range slices.Backward(src.removed) { // each table's last row first
 		w.ark.RemoveEntity(e)
 	}
-	st.setPool(src.pool, 0, 0)
-	chain := unsafe.Slice((*arkEntity)(unsafe.Pointer(&st.pool.entities[0])), len(st.pool.entities))
-	var first, last, count uint32
 	for j, t := range src.tables[:src.n] {
-		if src.same[j] {
-			continue
-		}
-		for _, e := range t.ents {
-			id := uint32(e.ID())
-			if count == 0 {
-				first = id
-			} else {
-				chain[last].id = id
-			}
-			chain[id].gen, last = e.Gen(), id
-			count++
+		for k := src.have[j]; k < len(t.ents) && !src.same[j]; k++ {
+			w.unsafe.NewEntity(t.ids...)
 		}
 	}
-	st.pool.next, st.pool.available = first, count
-	for j, t := range src.tables[:src.n] {
-		if !src.same[j] {
-			for range t.ents {
-				w.unsafe.NewEntity(t.ids...)
+	index := *st.index
+	src.order = src.order[:0]
+	q = w.all.Query()
+	for q.NextTable() { // which table is which, before any entry of the index changes
+		ents := q.Entities()
+		j := src.find(w.tableOf(ents[0]), 0)
+		src.order = append(src.order, j)
+		src.have[j] = int(index[ents[0].ID()].table)
+	}
+	q = w.all.Query()
+	for i := 0; q.NextTable(); i++ {
+		ents := q.Entities()
+		if j := src.order[i]; !src.same[j] {
+			copy(ents, src.tables[j].ents)
+			for row, e := range ents {
+				index[e.ID()] = arkIndex{table: uint32(src.have[j]), row: uint32(row)}
 			}
 		}
 	}
