@@ -41,7 +41,7 @@ func record(t *testing.T, steps int) ([]byte, []uint64) {
 // hash and every system's digest equal, on the serial executor and 1, 2
 // and 4 workers, at batches of 64, 1024 and adaptive. Under the race
 // detector two configurations play 60 steps.
-func TestReplayEquality(t *testing.T) {
+func TestReplayDeterminism(t *testing.T) {
 	steps := 600
 	cfgs := []game.Config{}
 	for _, w := range []int{0, 1, 2, 4} {
