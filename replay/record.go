@@ -163,8 +163,9 @@ func (r *Recorder) keep(err error) {
 	}
 }
 
-// Close stops recording: the engine's hook is removed and the first error
-// met while recording, if any, is returned. It does not close the writer.
+// Close stops recording: the engine's hook is removed, its digests are
+// turned off, and the first error met while recording, if any, is
+// returned. It does not close the writer.
 func (r *Recorder) Close() error {
 	if r.closed {
 		return nil
@@ -173,6 +174,7 @@ func (r *Recorder) Close() error {
 	e := r.sim.Engine()
 	e.SetStepHook(nil)
 	r.header(e)
+	r.keep(e.SetDigests(ecs.DigestOff))
 	if r.err != nil {
 		return errorf(CodeMisuse, r.err, "recording failed")
 	}

@@ -2,6 +2,8 @@
 # fuzz.sh FUZZTIME — run every Fuzz target of the root module's headless
 # packages, one at a time (go test -fuzz takes one target in one package).
 # Packages importing Ebiten are skipped: they panic at init without a display.
+# The targets: jobs FuzzGraph, ecs FuzzCommands, replay FuzzRead (the replay
+# file reader: any bytes give a recording or WEFT-R001/R002, never a panic).
 set -euo pipefail
 
 fuzztime=${1:?usage: fuzz.sh FUZZTIME}
