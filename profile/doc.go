@@ -17,7 +17,10 @@
 //     steps as StepTimings: one step's values, selectable by position
 //     (At) or step number (Find); Summary gives each figure's
 //     distribution over the window (the median is Stat.P50); WriteTable
-//     prints both for a terminal.
+//     prints both for a terminal. The last Options.Detail steps keep
+//     their detail (timeline, phases, marker spans, GC pauses); older ones
+//     their figures only. GC sums the pauses of a span of the engine's
+//     clock, such as a frame.
 //   - StepTimings puts a step on one axis, from its start (0) to its end
 //     (Total): the owner's phases (run conditions, Schedule, Wait,
 //     playback, Merge, snapshot), the gaps between them with their cause
@@ -26,7 +29,7 @@
 //     predictions for other pool sizes come from the job graph
 //     (jobs.Graph).
 //   - Trace gathers steps' records into one Chrome trace file.
-//   - Report is a capture of N steps as a documented JSON value (what
+//   - Report is a capture of the window as a documented JSON value (what
 //     `go run ./demo/headless -json` prints), with the machine it ran on;
 //     Compare sets two steps or two reports side by side per figure:
 //     value, the other's, the difference.

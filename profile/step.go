@@ -16,7 +16,9 @@ const NumPredicted = 5
 
 // PredictParticipants are the pool sizes (owner included) that
 // StepTimings.Predicted is computed for: 1, 2, 4, 8 and 16.
-func PredictParticipants() [NumPredicted]int { return [NumPredicted]int{1, 2, 4, 8, 16} }
+func PredictParticipants() [NumPredicted]int {
+	return [NumPredicted]int{1, 2, 4, 8, 16}
+}
 
 // StepTimings is where one fixed step's time went, computed from its
 // engine.StepRecord. Every Start and End is nanoseconds since the step's

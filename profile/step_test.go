@@ -133,3 +133,30 @@ func TestGaps(t *testing.T) {
 	assert.Equal(t, time.Duration(500), st.GCOutside, "the pause before the step")
 	assert.Equal(t, []GCPause{{Cycle: 7, Start: 30 * us, End: 40 * us}, {Cycle: 6, Start: -1000, End: -500}}, st.GC)
 }
+
+// Only the last Detail steps keep their detail (timeline, phases, marks,
+// critical path, GC); older ones keep their figures; the buffers pass on,
+// so a full window allocates nothing.
+func TestDetail(t *testing.T) {
+	rec := handBuilt(t)
+	rec.Phases = []engine.Phase{{Kind: engine.PhaseWait, System: -1, Start: 100, End: 145}}
+	p := NewDetached(Options{Window: 5, Detail: 2})
+	for step := range 7 {
+		rec.Step, rec.End = uint64(step+1), rec.Start+50
+		p.Add(rec)
+	}
+	require.Equal(t, 5, p.Len())
+	for i := range p.Len() {
+		st := p.At(i)
+		assert.Equal(t, uint64(i+3), st.Step)
+		assert.Equal(t, time.Duration(57), st.Work, "figures kept: step %d", st.Step)
+		if i < 3 {
+			assert.Empty(t, st.Timeline, "step %d: detail dropped", st.Step)
+			assert.Empty(t, st.Phases)
+		} else {
+			assert.Len(t, st.Timeline, 5, "step %d: detail kept", st.Step)
+			assert.Len(t, st.Phases, 1)
+		}
+	}
+	assert.Zero(t, testing.AllocsPerRun(20, func() { rec.Step++; p.Add(rec) }))
+}
