@@ -61,7 +61,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs.IntVar(&o.steps, "steps", 0, "exit by itself after N steps and print the frame rates (0: run until closed)")
 	fs.IntVar(&o.steps, "frames", 0, "the old name of -steps")
 	fs.StringVar(&o.screenshot, "screenshot", "", "save the last frame as PNG to `file` before exiting")
-	fs.StringVar(&o.tracedir, "tracedir", os.TempDir(), "write traces (key T) and captures (key G) into `dir`")
+	fs.StringVar(&o.tracedir, "tracedir", os.TempDir(), "write traces (key T), captures (key G) and the save (F5, F9) into `dir`")
 	fs.StringVar(&o.baseline, "baseline", "", "compare the systems table with the capture `file` (key G, or headless -json, wrote it)")
 	fs.StringVar(&o.record, "record", "", "record the run into a replay `file`")
 	fs.StringVar(&o.replay, "replay", "", "play the replay `file` back as it happened (-entities is the recording's)")

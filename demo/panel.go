@@ -16,12 +16,14 @@ var gameKeys = []overlay.KeyHelp{
 	{Keys: "Space, click", Does: "a burst of bodies at the cursor"},
 	{Keys: "J", Does: "fountain on / off (it runs every 30 steps while on)"},
 	{Keys: "P, N", Does: "pause / resume; one step while paused"},
+	{Keys: "R", Does: "rewind two seconds (the same inputs give the same steps again)"},
+	{Keys: "F5, F9", Does: "save the world to weft.save in -tracedir; load it"},
 	{Keys: "arrows, drag", Does: "pan; wheel: zoom about the cursor"},
 	{Keys: "Esc", Does: "quit"},
 }
 
 // hintLine is the line of keys under the timeline.
-const hintLine = "H keys  O overlay  +/- workers  S serial  C checks  B batch  Space/click burst  P pause  N step  F freeze  K baseline  G capture  T trace  click a bar: its step  click a system: filter  wheel/drag timeline  Esc quit"
+const hintLine = "H keys  O overlay  +/- workers  S serial  C checks  B batch  Space/click burst  P pause  N step  R rewind  F5/F9 save/load  F freeze  K baseline  G capture  T trace  click a bar: its step  click a system: filter  wheel/drag timeline  Esc quit"
 
 // gamePanel is the demo's line under the overlay's top lines: the
 // world, the sprites drawn, and whether the game is paused.

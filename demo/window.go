@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -88,7 +89,8 @@ type window struct {
 	ov     *overlay.Overlay
 	spr    *sprites
 	st     stats
-	err    error // from Draw, which cannot return one
+	err    error     // from Draw, which cannot return one
+	log    io.Writer // where the rewind, save and load keys report
 
 	updates, rates int
 	sumTPS, sumFPS float64
@@ -106,7 +108,10 @@ func newWindow(g *game.Game, o options, log io.Writer) (*window, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &window{g: g, o: o, ctl: game.NewControls(g.Engine()), spr: spr}
+	w := &window{g: g, o: o, ctl: game.NewControls(g.Engine()), spr: spr, log: log}
+	if err := g.KeepRewind(); err != nil {
+		return nil, err
+	}
 	w.ov = overlay.New(g.Engine(), overlay.Options{
 		Profiler: g.Profile(),
 		Toggle:   []ebiten.Key{ebiten.KeyO, ebiten.KeyTab}, Help: []ebiten.Key{ebiten.KeyH, ebiten.KeyF1},
@@ -129,6 +134,9 @@ func readKeys() game.Keys {
 		Fountain:    pressed(ebiten.KeyJ),
 		Pause:       pressed(ebiten.KeyP),
 		Step:        pressed(ebiten.KeyN, ebiten.KeyPeriod),
+		Rewind:      pressed(ebiten.KeyR),
+		Save:        pressed(ebiten.KeyF5),
+		Load:        pressed(ebiten.KeyF9),
 		Quit:        pressed(ebiten.KeyEscape),
 	}
 }
@@ -185,6 +193,7 @@ func (w *window) Update() error {
 	if w.player != nil {
 		return w.replayStep(w.ctl.Runs(act))
 	}
+	w.timeKeys(act)
 	in := w.readInput(onOverlay)
 	in.Click = in.Click || act.Burst
 	if act.Fountain {
@@ -270,4 +279,21 @@ func readBaseline(path string) (*profile.Report, error) {
 	}
 	defer f.Close()
 	return profile.ReadReport(f)
+}
+
+// timeKeys carries out the rewind, save and load keys, and reports each
+// in the log: a refusal (a rewind while recording, a file that does not
+// load) leaves the game running as it was.
+func (w *window) timeKeys(act game.Actions) {
+	path := filepath.Join(w.o.tracedir, "weft.save")
+	if act.Rewind {
+		n, err := w.g.Rewind()
+		fmt.Fprintf(w.log, "rewind: %d steps back (%v)\n", n, err)
+	}
+	if act.Save {
+		fmt.Fprintf(w.log, "save to %s: %v\n", path, w.g.Save(path))
+	}
+	if act.Load {
+		fmt.Fprintf(w.log, "load from %s: %v\n", path, w.g.Load(path))
+	}
 }

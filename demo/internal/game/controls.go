@@ -19,6 +19,8 @@ type Keys struct {
 	Fountain               bool // switch the fountain on or off
 	Pause                  bool // pause or resume the simulation
 	Step                   bool // one step while paused
+	Rewind                 bool // back two seconds (Game.Rewind)
+	Save, Load             bool // the world to its file and back (Game.Save, Game.Load)
 	Quit                   bool
 }
 
@@ -49,7 +51,9 @@ type Actions struct {
 	// Fountain switches the fountain (Game.SetFountain): its system runs
 	// only while it is on, under run conditions.
 	Fountain bool
-	Quit     bool
+	// Rewind, Save and Load ask for Game.Rewind, Save and Load.
+	Rewind, Save, Load bool
+	Quit               bool
 }
 
 // NewControls starts from e's settings.
@@ -89,7 +93,7 @@ func (c *Controls) Press(k Keys) Actions {
 	if k.Pause {
 		c.Paused = !c.Paused
 	}
-	return Actions{Step: k.Step && c.Paused, Burst: k.Burst, Fountain: k.Fountain, Quit: k.Quit}
+	return Actions{Step: k.Step && c.Paused, Burst: k.Burst, Fountain: k.Fountain, Rewind: k.Rewind, Save: k.Save, Load: k.Load, Quit: k.Quit}
 }
 
 // setWorkers clamps n to [0, MaxWorkers], or to the count the program

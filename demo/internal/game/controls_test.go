@@ -25,6 +25,7 @@ func TestControlsPress(t *testing.T) {
 		{"checks", game.Keys{Checks: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 1024, Checks: true}, game.Actions{}},
 		{"batch", game.Keys{Batch: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 4096}, game.Actions{}},
 		{"burst", game.Keys{Burst: true}, start, game.Actions{Burst: true}},
+		{"rewind, save, load", game.Keys{Rewind: true, Save: true, Load: true}, start, game.Actions{Rewind: true, Save: true, Load: true}},
 		{"fountain", game.Keys{Fountain: true}, start, game.Actions{Fountain: true}},
 		{"pause", game.Keys{Pause: true}, game.Controls{Workers: 2, Parallel: 2, Batch: 1024, Paused: true}, game.Actions{}},
 		{"step while running does nothing", game.Keys{Step: true}, start, game.Actions{}},

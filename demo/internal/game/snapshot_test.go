@@ -2,6 +2,8 @@ package game_test
 
 import (
 	"bytes"
+	"io"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -151,4 +153,34 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 		require.Equal(t, uint64(9), a.Engine().Time().Step, name)
 	}
 	until(t, a, 12, map[uint64]uint64{})
+}
+
+// The demo's keys: R rewinds two seconds (refused while recording), F5
+// saves to a file and F9 loads it; each step after the load is the step
+// after the save.
+func TestGameRewindSaveLoad(t *testing.T) {
+	g := newGame(t, game.Config{Entities: 1000, Seed: 4, Workers: 0})
+	require.NoError(t, g.KeepRewind())
+	hashes := map[uint64]uint64{}
+	until(t, g, 50, hashes)
+	n, err := g.Rewind()
+	require.NoError(t, err)
+	require.Equal(t, 50, n, "fewer steps than two seconds: back to the start")
+	until(t, g, 200, hashes)
+	n, err = g.Rewind()
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, n, game.RewindSteps)
+	until(t, g, 210, hashes)
+
+	path := filepath.Join(t.TempDir(), "weft.save")
+	require.NoError(t, g.Save(path))
+	until(t, g, 230, hashes)
+	require.NoError(t, g.Load(path))
+	require.Equal(t, uint64(210), g.Engine().Time().Step)
+	until(t, g, 230, hashes)
+	require.Error(t, g.Load(filepath.Join(t.TempDir(), "none")))
+
+	require.NoError(t, g.Record(io.Discard))
+	_, err = g.Rewind()
+	require.Error(t, err)
 }
