@@ -3,12 +3,14 @@ package engine_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/profile"
 )
 
 // slotOf is the named system's index in rec's layout.
@@ -39,6 +41,7 @@ func TestRecordFailedAndBlocked(t *testing.T) {
 			require.NoError(t, e.Add(engine.Update, mover("next", true, noop), engine.After("bad")))
 			require.NoError(t, e.Add(engine.Update, mover("apart", false, noop), engine.Before("bad")))
 			require.NoError(t, e.Build())
+			prof := profile.New(e, profile.Options{})
 			require.Error(t, e.Tick())
 			rec := e.LastRecord()
 			bad, next, apart := rec.Systems[slotOf(t, rec, "bad")], rec.Systems[slotOf(t, rec, "next")], rec.Systems[slotOf(t, rec, "apart")]
@@ -50,6 +53,11 @@ func TestRecordFailedAndBlocked(t *testing.T) {
 			assert.Equal(t, engine.SystemRan, apart.State)
 			st := lastTimings(e)
 			assert.False(t, st.System("next").Ran, "blocked: it did not run")
+			var table strings.Builder
+			require.NoError(t, prof.WriteTable(&table))
+			assert.Contains(t, table.String(), "failed in 1 of 1 steps, blocked by another system's failure in 0")
+			assert.Contains(t, table.String(), "failed in 0 of 1 steps, blocked by another system's failure in 1")
+			assert.Regexp(t, `(?s)blocked in step 1: .*"bad".*boom`, table.String())
 			assert.Equal(t, engine.SystemBlocked, st.System("next").State)
 			assert.Equal(t, "blocked", st.System("next").State.String())
 

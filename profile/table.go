@@ -51,7 +51,7 @@ func (p *Profiler) WriteTable(w io.Writer) error {
 		row(name, st)
 	}
 	fmt.Fprintf(&b, "parallelism p50 %.2f, jobs p50 %.0f, chunks p50 %.0f, steals p50 %.0f\n", s.Parallelism.P50, s.Jobs.P50, s.Chunks.P50, s.Steals.P50)
-	writeSystems(&b, s)
+	writeSystems(&b, s, c)
 	fmt.Fprintf(&b, "\ncritical path of step %d (%d jobs, %.3f ms):\n", c.Step, len(c.Critical), float64(c.Span)/1e6)
 	for _, p := range c.Critical {
 		chunks := fmt.Sprintf("chunks %d..%d", p.First, p.Last)
@@ -68,8 +68,9 @@ func (p *Profiler) WriteTable(w io.Writer) error {
 }
 
 // writeSystems writes a row per system, each followed by its markers'
-// and counters' rows.
-func writeSystems(b *strings.Builder, s *Summary) {
+// and counters' rows, and by the failure that failed or blocked it in the
+// last step.
+func writeSystems(b *strings.Builder, s *Summary, last *StepTimings) {
 	fmt.Fprintf(b, "\n%-16s %-10s %8s %8s %8s %8s %8s %9s %6s %8s\n", "system", "stage", "sched", "span", "work", "work p99", "merge", "entities", "jobs", "ns/ent")
 	for i, ss := range s.Systems {
 		fmt.Fprintf(b, "%-16s %-10s %8.3f %8.3f %8.3f %8.3f %8.3f %9.0f %6.0f %8.1f\n", ss.Name, ss.Stage, ss.Schedule.P50, ss.Span.P50, ss.Work.P50, ss.Work.P99, ss.Merge.P50, ss.Entities.P50, ss.Jobs.P50, ss.NsPerEntity)
@@ -78,6 +79,9 @@ func writeSystems(b *strings.Builder, s *Summary) {
 		}
 		if ss.Failed+ss.Blocked > 0 {
 			fmt.Fprintf(b, "  failed in %d of %d steps, blocked by another system's failure in %d\n", ss.Failed, s.Steps, ss.Blocked)
+		}
+		if i < len(last.Systems) && last.Systems[i].Cause != "" {
+			fmt.Fprintf(b, "  %s in step %d: %s\n", last.Systems[i].State, last.Step, last.Systems[i].Cause)
 		}
 		for _, m := range s.Markers {
 			if int(m.System) == i {
