@@ -120,6 +120,11 @@ func longestMessages(t *testing.T, e *engine.Engine) []string {
 func TestLayoutFits(t *testing.T) {
 	e, o := newEngine(t, 3, 5000, 20, Options{})
 	msgs := longestMessages(t, e)
+	o.opt.TraceDir = filepath.Join(t.TempDir(), "no", strings.Repeat("such-folder-", 8))
+	o.save()
+	require.Contains(t, o.tr.msg, "capture failed: ")
+	msgs = append(msgs, o.tr.msg)
+	o.setBaseline(o.prof.Report(), "capture") // its status line too
 	o.poll()
 	o.tl.copyFrom(o.prof.Last())
 	o.hold()                          // a baseline held
