@@ -35,9 +35,6 @@ func (h *history) at(col int) (*graphSample, *timeline) {
 	return &h.graph[i], &h.tls[i]
 }
 
-// newest is the last recorded step's slot.
-func (h *history) newest() int { return (h.head + graphLen - 1) % graphLen }
-
 // find is step n's timeline, or nil if the ring no longer holds it.
 func (h *history) find(n uint64) *timeline {
 	if col := h.col(n); col >= 0 {

@@ -121,7 +121,6 @@ func New(e *engine.Engine, opt Options) *Overlay {
 	}
 	o.tr = tracer{dir: opt.TraceDir, log: opt.Log}
 	o.setBaseline(opt.Baseline, "capture")
-	o.hover.hovered = -1
 	for _, p := range []Panel{o.framePanel(), o.stepPanel(), o.graphPanel(), o.systemsPanel(), o.predictPanel(), o.hintPanel(), o.timelinePanel()} {
 		o.Add(p)
 	}

@@ -27,10 +27,10 @@ type tlGeom struct {
 // hoverState is the box under the cursor and its text, rebuilt only when
 // the box or the step changes.
 type hoverState struct {
-	hovered, textOf int
-	text            string
-	step            uint64
-	sh              shapes
+	textOf int
+	text   string
+	step   uint64
+	sh     shapes
 }
 
 // timelinePanel is the shown step's timeline: a lane for the owner and
@@ -337,12 +337,11 @@ func (o *Overlay) hoverText(i int) string {
 // a tooltip that keeps off the title and inside the screen.
 func (o *Overlay) drawHover(screen *ebiten.Image, r image.Rectangle, mx, my int) {
 	h := &o.hover
-	h.hovered = -1
 	if !(image.Point{mx, my}).In(r) {
 		return
 	}
 	i, box := o.hit(mx-r.Min.X, my-r.Min.Y)
-	if h.hovered = i; i < 0 {
+	if i < 0 {
 		return
 	}
 	if h.step != o.tl.step || h.textOf != i || h.text == "" {

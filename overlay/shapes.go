@@ -21,10 +21,6 @@ func (c col) scaled(k float32) col { return col{c.r * k, c.g * k, c.b * k, c.a} 
 // alpha is c with opacity a.
 func (c col) alpha(a float32) col { return col{c.r, c.g, c.b, a} }
 
-func (c col) color() color.Color {
-	return color.NRGBA{uint8(c.r * 255), uint8(c.g * 255), uint8(c.b * 255), uint8(c.a * 255)}
-}
-
 // white is a white texel, the source of untextured shapes.
 var white = func() *ebiten.Image {
 	img := ebiten.NewImage(3, 3)
