@@ -282,8 +282,7 @@ func (o *Overlay) hold() {
 func (o *Overlay) Draw(screen *ebiten.Image) {
 	start := time.Now()
 	defer o.fr.addOverlay(start)
-	o.poll()
-	o.fr.begin(start)
+	o.fr.begin(start) // the steps are recorded by Update, once a tick
 	if o.tr.frame() || o.tr.fresh {
 		o.tr.fresh, o.redo = false, 0
 	}
