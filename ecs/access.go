@@ -45,7 +45,7 @@ func (w *World) System(name string) *Decl {
 	if w.inFrame {
 		d.fail(w.lockedErr("World.System"))
 	}
-	d.cmds = &use{d: d, kind: kindCommands, mode: safety.Write}
+	d.cmds = &use{on: &w.checks, d: d, kind: kindCommands, mode: safety.Write}
 	w.decls = append(w.decls, d)
 	return d
 }

@@ -49,7 +49,10 @@ func newLookup[T any](d *Decl, k kind) *use {
 // step; another system's call is refused (CodeUndeclared) in checked
 // mode. e must be an entity of this world.
 func (l LookupReader[T]) Get(e ark.Entity) (v T, ok bool) {
-	l.check()
+	if l.u == nil {
+		zero[T](kindReadLookup)
+	}
+	l.u.here()
 	if l.w.Alive(e) {
 		if p := l.m.GetUnchecked(e); p != nil {
 			v, ok = *p, true
@@ -60,16 +63,11 @@ func (l LookupReader[T]) Get(e ark.Entity) (v T, ok bool) {
 
 // Has reports whether e is alive and has T. Called as Get.
 func (l LookupReader[T]) Has(e ark.Entity) bool {
-	l.check()
-	return l.w.Alive(e) && l.m.HasUnchecked(e)
-}
-
-// check is the seam's check of a call through l (use.here).
-func (l LookupReader[T]) check() {
 	if l.u == nil {
 		zero[T](kindReadLookup)
 	}
 	l.u.here()
+	return l.w.Alive(e) && l.m.HasUnchecked(e)
 }
 
 // LookupWriter is the token of a declared write of component T of any

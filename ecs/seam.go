@@ -77,6 +77,7 @@ const (
 
 // use is one token's record in its system's declaration.
 type use struct {
+	on   *bool // its world's checked mode, read by here without a call
 	d    *Decl
 	kind kind
 	mode safety.Mode
@@ -92,7 +93,7 @@ func (d *Decl) declare(k kind, key safety.Key, typ string) *use {
 	if d.w.inFrame {
 		d.fail(d.w.lockedErr("declaring access of system " + d.name))
 	}
-	u := &use{d: d, kind: k, mode: kinds[k].mode, key: key, typ: typ}
+	u := &use{on: &d.w.checks, d: d, kind: k, mode: kinds[k].mode, key: key, typ: typ}
 	d.uses = append(d.uses, u)
 	if kinds[k].safety {
 		d.decls = append(d.decls, safety.Decl{Key: key, Mode: u.mode})
@@ -141,10 +142,18 @@ func (u *use) inOrder(c *Chunk, format string) {
 // here checks a call through u that takes no chunk, in checked mode,
 // against the system that runs the caller (glue.Owner.Running). Without
 // an engine (a world driven by hand) nothing says who runs it, and it
-// passes. Called by any goroutine.
+// passes. It is small enough to inline, so that a lookup with checks off
+// pays one load and a branch. Called by any goroutine.
 func (u *use) here() {
+	if checksCompiled && *u.on {
+		u.running()
+	}
+}
+
+// running is here's check in checked mode. Called by any goroutine.
+func (u *use) running() {
 	w := u.d.w
-	if !checksCompiled || !w.checks || w.owner == nil {
+	if w.owner == nil {
 		return
 	}
 	by, _ := w.owner.Running().(*Decl)
