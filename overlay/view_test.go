@@ -153,7 +153,7 @@ func TestCapture(t *testing.T) {
 	o.poll()
 	assert.False(t, o.frozen, "only the first step over the budget")
 
-	e, o = newEngine(t, 1, 800, warmup+2, Options{})
+	_, o = newEngine(t, 1, 800, warmup+2, Options{})
 	assert.False(t, o.frozen, "no Capture, no freeze")
 }
 

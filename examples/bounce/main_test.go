@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -13,25 +15,40 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// run is the one game this process plays.
+var run struct {
+	once sync.Once
+	g    *game
+	img  image.Image // its last frame
+	err  error
+}
+
 // TestBounce runs the game under Xvfb (Ebiten panics at init without a
 // display; make test runs it under xvfb-run) for a few steps and checks
 // its last frame: balls of every colour, and the overlay over the
 // top-left with all its text on the screen.
 func TestBounce(t *testing.T) {
 	const steps = 60
-	shot := filepath.Join(t.TempDir(), "bounce.png")
-	g, err := newGame()
-	require.NoError(t, err)
-	g.steps, g.shot = steps, shot
-	require.NoError(t, ebiten.RunGame(g))
-	require.NoError(t, g.e.Close())
+	run.once.Do(func() { // Ebiten runs one game a process: with -count=N the later runs check this one again
+		shot := filepath.Join(t.TempDir(), "bounce.png")
+		if run.g, run.err = newGame(); run.err != nil {
+			return
+		}
+		run.g.steps, run.g.shot = steps, shot
+		if run.err = errors.Join(ebiten.RunGame(run.g), run.g.e.Close()); run.err != nil {
+			return
+		}
+		f, err := os.Open(shot)
+		if err != nil {
+			run.err = err
+			return
+		}
+		defer f.Close()
+		run.img, run.err = png.Decode(f)
+	})
+	require.NoError(t, run.err)
+	g, img := run.g, run.img
 	assert.Equal(t, uint64(steps), g.e.Time().Step)
-
-	f, err := os.Open(shot)
-	require.NoError(t, err)
-	defer f.Close()
-	img, err := png.Decode(f)
-	require.NoError(t, err)
 	require.Equal(t, image.Rect(0, 0, screenW, screenH), img.Bounds())
 	seen := map[color.RGBA]int{}
 	for y := 150; y < screenH-150; y++ {
