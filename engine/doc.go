@@ -53,6 +53,14 @@
 // so on the owner in a fixed order, a step's result is the same for every
 // worker count and batch size.
 //
+// # Rewind, save, load
+//
+// SetRewind keeps snapshots of the world (ecs.Snapshot) at the start of
+// steps, and Rewind(n) puts the world back at least n steps; Restore,
+// Save and Load do the same with a snapshot or a file the game keeps.
+// Since a step depends only on the world and on what the game sets
+// before it, the same inputs then give the same steps again.
+//
 // # Failure
 //
 // Misuse is answered with an *Error whose code (WEFT-G…) is listed in
