@@ -1,12 +1,11 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 
 	ark "github.com/mlange-42/ark/ecs"
-
-	"github.com/weft-engine/weft/ecs"
 )
 
 // A run condition decides, once per step, whether a system (or every
@@ -23,9 +22,9 @@ import (
 
 // condition is one run condition.
 type condition struct {
-	name  string                 // for Explain: "RunIf", "EveryN(30)", "WhileRes[T]"
-	holds func(f *Frame) bool    // evaluated once per step, on the owner
-	bind  func(*ecs.World) error // at Build, if set: fails Build if the condition cannot hold
+	name  string              // for Explain: "RunIf", "EveryN(30)", "WhileRes[T]"
+	holds func(f *Frame) bool // evaluated once per step, on the owner
+	bind  func(*Engine) error // at Build, if set: fails Build if the condition cannot hold
 }
 
 // RunIf runs the system, or the set's members, only in steps where holds
@@ -69,8 +68,8 @@ func WhileRes[T any](pred func(r *T) bool) Option {
 		}
 		var res ark.Resource[T] // bound per use of the option, so an Option value can serve two engines
 		o.conds = append(o.conds, condition{name: name,
-			bind: func(w *ecs.World) error {
-				if res = ark.NewResource[T](w.Ark()); !res.Has() {
+			bind: func(e *Engine) error {
+				if res = ark.NewResource[T](e.world.Ark()); !res.Has() {
 					return fmt.Errorf("the world has no resource %v", reflect.TypeFor[T]())
 				}
 				return nil
@@ -92,7 +91,11 @@ func (e *Engine) bindConditions() []error {
 			if c.bind == nil {
 				continue
 			}
-			if err := c.bind(e.world); err != nil {
+			err := c.bind(e)
+			var own *Error
+			if errors.As(err, &own) {
+				errs = append(errs, errorf(own.Code, "", err, "%s: run condition %s cannot hold", what, c.name))
+			} else if err != nil {
 				errs = append(errs, errorf(CodeCondition, "", err, "%s: run condition %s cannot hold; add the resource with ecs.AddResource before Build, or drop the condition", what, c.name))
 			}
 		}

@@ -17,7 +17,9 @@
 // # A step
 //
 // Step runs whole fixed steps (Tick) from the real time it is given. A
-// step first evaluates every run condition (RunIf, EveryN, WhileRes, of
+// step first applies the states' requested transitions (AddState: their
+// OnExit, OnTransition and OnEnter systems run on the owner, and the
+// entities scoped to the state left are despawned), then evaluates every run condition (RunIf, EveryN, WhileRes, of
 // systems and sets), once, on the owner; a system whose conditions do not
 // hold sits the step out and stands for its predecessors in the job
 // graph. A step is cut into segments by exclusive systems. Each segment:

@@ -73,8 +73,9 @@ type schedule struct {
 	setByName      map[string]*set
 	why            map[[2]string]Cause // explicit and set-derived order, by (first, then) name
 	built, tried   bool
-	addErr         []error // misuse found by Add, reported by Build
-	nseg           int     // segments per step: parts split by exclusive systems
+	addErr         []error        // misuse found by Add, reported by Build
+	nseg           int            // segments per step: parts split by exclusive systems
+	states         []stateMachine // in the order of AddState (state.go)
 }
 
 // resources are the engine's resources in the world, shared by pointer

@@ -11,21 +11,23 @@ type Code string
 
 // The engine error codes.
 const (
-	CodeBadConfig   Code = "WEFT-G001" // a Config field or an argument is out of range or nil
-	CodeBuild       Code = "WEFT-G002" // a system's Build failed or panicked, or its declarations are invalid
-	CodeSchedule    Code = "WEFT-G003" // the set of systems does not validate (cycle, unknown key or name, double declaration)
-	CodeAmbiguity   Code = "WEFT-G004" // two systems conflict and only registration order decides; not in the allowlist
-	CodeStageOrder  Code = "WEFT-G005" // a Before/After constraint contradicts the stage order
-	CodeUnknown     Code = "WEFT-G006" // Enable names no system or set
-	CodeOrder       Code = "WEFT-G007" // a call out of order: Add after Build, Step before Build, a second engine on a world
-	CodeScheduleRun Code = "WEFT-G008" // a system's Schedule failed or panicked, or scheduling its jobs failed, in a step
-	CodeJob         Code = "WEFT-G009" // a job failed (panicked) or reported a misuse (ecs checks) in a step
-	CodeMerge       Code = "WEFT-G010" // a system's Merge or an exclusive system failed or panicked in a step
-	CodeUnknownSet  Code = "WEFT-G011" // InSet, or a set's Before/After, names no set (or system)
-	CodeSetStage    Code = "WEFT-G012" // a system is not in the stage of one of its sets
-	CodeNameClash   Code = "WEFT-G013" // a set has the name of a system or of another set
-	CodeSetCycle    Code = "WEFT-G014" // Before/After constraints through sets form a cycle
-	CodeCondition   Code = "WEFT-G015" // a run condition cannot hold (missing resource) or panicked
+	CodeBadConfig     Code = "WEFT-G001" // a Config field or an argument is out of range or nil
+	CodeBuild         Code = "WEFT-G002" // a system's Build failed or panicked, or its declarations are invalid
+	CodeSchedule      Code = "WEFT-G003" // the set of systems does not validate (cycle, unknown key or name, double declaration)
+	CodeAmbiguity     Code = "WEFT-G004" // two systems conflict and only registration order decides; not in the allowlist
+	CodeStageOrder    Code = "WEFT-G005" // a Before/After constraint contradicts the stage order
+	CodeUnknown       Code = "WEFT-G006" // Enable names no system or set
+	CodeOrder         Code = "WEFT-G007" // a call out of order: Add after Build, Step before Build, a second engine on a world
+	CodeScheduleRun   Code = "WEFT-G008" // a system's Schedule failed or panicked, or scheduling its jobs failed, in a step
+	CodeJob           Code = "WEFT-G009" // a job failed (panicked) or reported a misuse (ecs checks) in a step
+	CodeMerge         Code = "WEFT-G010" // a system's Merge or an exclusive system failed or panicked in a step
+	CodeUnknownSet    Code = "WEFT-G011" // InSet, or a set's Before/After, names no set (or system)
+	CodeSetStage      Code = "WEFT-G012" // a system is not in the stage of one of its sets
+	CodeNameClash     Code = "WEFT-G013" // a set has the name of a system or of another set
+	CodeSetCycle      Code = "WEFT-G014" // Before/After constraints through sets form a cycle
+	CodeCondition     Code = "WEFT-G015" // a run condition cannot hold (missing resource) or panicked
+	CodeState         Code = "WEFT-G016" // a state is not registered, registered twice, or given a value it does not have
+	CodeStateConflict Code = "WEFT-G017" // two requests for different values of a state before the first is applied
 )
 
 // Error is the one error type of package engine. errors.As gives the code;
@@ -44,21 +46,23 @@ type Error struct {
 // Sentinels for errors.Is (errors.Is(err, ErrX) compares codes). They
 // are constants, Codes, so that no caller can change them.
 const (
-	ErrBadConfig   = CodeBadConfig
-	ErrBuild       = CodeBuild
-	ErrSchedule    = CodeSchedule
-	ErrAmbiguity   = CodeAmbiguity
-	ErrStageOrder  = CodeStageOrder
-	ErrUnknown     = CodeUnknown
-	ErrOrder       = CodeOrder
-	ErrScheduleRun = CodeScheduleRun
-	ErrJob         = CodeJob
-	ErrMerge       = CodeMerge
-	ErrUnknownSet  = CodeUnknownSet
-	ErrSetStage    = CodeSetStage
-	ErrNameClash   = CodeNameClash
-	ErrSetCycle    = CodeSetCycle
-	ErrCondition   = CodeCondition
+	ErrBadConfig     = CodeBadConfig
+	ErrBuild         = CodeBuild
+	ErrSchedule      = CodeSchedule
+	ErrAmbiguity     = CodeAmbiguity
+	ErrStageOrder    = CodeStageOrder
+	ErrUnknown       = CodeUnknown
+	ErrOrder         = CodeOrder
+	ErrScheduleRun   = CodeScheduleRun
+	ErrJob           = CodeJob
+	ErrMerge         = CodeMerge
+	ErrUnknownSet    = CodeUnknownSet
+	ErrSetStage      = CodeSetStage
+	ErrNameClash     = CodeNameClash
+	ErrSetCycle      = CodeSetCycle
+	ErrCondition     = CodeCondition
+	ErrState         = CodeState
+	ErrStateConflict = CodeStateConflict
 )
 
 // Error makes a Code an error, so that it can be errors.Is's target.

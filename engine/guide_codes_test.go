@@ -74,7 +74,7 @@ func TestGuideCodes(t *testing.T) {
 // notClaims reports whether the code at i is in a passage that lists
 // codes rather than says what a call returns.
 func notClaims(doc string, i int) bool {
-	for _, s := range []string{"WEFT-G001 to WEFT-G015", "WEFT-R001 to WEFT-R005", "Read it from the outside in. `WEFT-G009`", "The cause below it is the precise one: `WEFT-E004`"} {
+	for _, s := range []string{"WEFT-G001 to WEFT-G017", "WEFT-R001 to WEFT-R005", "Read it from the outside in. `WEFT-G009`", "The cause below it is the precise one: `WEFT-E004`"} {
 		if at := strings.Index(doc, s); at >= 0 && i >= at && i < at+len(s) {
 			return true
 		}
@@ -144,6 +144,20 @@ func chunky(name string, pass func(b *engine.Builder, d *ecs.Decl) func(c *ecs.C
 }
 
 var guideClaims = []guideClaim{
+	{"refused with `WEFT-G017` and the first stands", func(t *testing.T) error {
+		eng, err := built(t, 1, func(e *engine.Engine) { require.NoError(t, engine.AddState(e, TitleScreen, Playing, PauseMenu)) })
+		require.NoError(t, err)
+		screen, err := engine.StateOf[Screen](eng.World())
+		require.NoError(t, err)
+		require.NoError(t, screen.Set(Playing))
+		return screen.Set(PauseMenu)
+	}},
+	{"refused with `WEFT-G016` (at the call", func(t *testing.T) error {
+		return buildErr(t, func(e *engine.Engine) {
+			require.NoError(t, engine.AddState(e, TitleScreen, Playing))
+			e.Add(engine.Update, mover("a", true, noop), engine.InState(PauseMenu))
+		})
+	}},
 	{"When a step differs, Verify answers WEFT-R004 with a `replay.Divergence`", func(t *testing.T) error {
 		recording := recordArena(engine.Config{Workers: 0, Batch: 1024}, true)
 		a := newArena(engine.Config{Workers: 0, Batch: 64}, true)

@@ -87,6 +87,7 @@ func (e *Engine) tick() (err error) {
 	t.Elapsed = float64(t.Step) * t.DT
 	e.scratch.frame.snap = e.out.snaps.begin(t.Step, t.Elapsed, *e.res.camera)
 	at := rec.now()
+	e.applyStates() // state transitions: before any condition (state.go)
 	e.decide()
 	rec.phase(PhaseConditions, -1, at)
 	for seg := 0; seg < e.sched.nseg; seg++ {

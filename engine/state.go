@@ -1,0 +1,290 @@
+package engine
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	ark "github.com/mlange-42/ark/ecs"
+
+	"github.com/weft-engine/weft/ecs"
+)
+
+// A state is a value of a game's own comparable type T (title, playing,
+// paused; a level) that decides which systems run. AddState registers it
+// with every value it may take and adds a State[T] resource to the world.
+// A transition is a request (State.Set) applied at one point of the step:
+// its start, after the step's Time is set and before any run condition is
+// evaluated, so that every system of the step, and every run condition,
+// sees one value. At that point, for each state in the order of AddState,
+// a pending request from → to (to != from) runs, on the owner:
+//
+//  1. the OnExit(from) systems, in the order they were registered;
+//  2. the despawn of every entity whose Scoped[T] is from;
+//  3. the state becomes to; the OnTransition(from, to) systems run, then
+//     the OnEnter(to) systems, each kind in registration order.
+//
+// The first step enters the initial value (its OnEnter systems run)
+// before it applies a request made before it. State systems are
+// exclusive systems: they run alone on the owner with the world unlocked,
+// and what they spawn or despawn is in the world at once. A request made
+// during the step (by a system, or by a state system) is applied at the
+// start of the next step. Nothing here depends on the worker count.
+
+// State is the current value of state T and its pending request, an ecs
+// resource that AddState adds. Systems read it with ecs.ReadRes and
+// request a transition with ecs.WriteRes (in Merge, or from a pass that
+// runs as one job); the owner and exclusive systems reach it with StateOf.
+// It is plain data when T is, so snapshots and saves keep it.
+type State[T comparable] struct {
+	cur, next T
+	pending   bool // a transition to next is requested
+	entered   bool // the current value's OnEnter systems ran
+}
+
+// Current is the state's value in this step.
+func (s *State[T]) Current() T { return s.cur }
+
+// Next is the value requested for the start of the next step, if any.
+func (s *State[T]) Next() (T, bool) { return s.next, s.pending }
+
+// Set requests a transition to v at the start of the next step. A second
+// request for another value before the first is applied is refused with
+// WEFT-G017 and the first stands (requesting the same value again is
+// fine): the game decides which request wins, not the schedule. A value
+// that AddState did not register fails that step with WEFT-G016 and the
+// state stays. Executed by whoever may write the resource: the owner
+// between steps, an exclusive or state system, a system that declared
+// ecs.WriteRes[State[T]].
+func (s *State[T]) Set(v T) error {
+	if s.pending && s.next != v {
+		return errorf(CodeStateConflict, "", nil, "State[%v].Set(%v): a transition to %v is already requested for the next step; request one value per step (decide between them in one system, or order the requesting systems and check Next first)", reflect.TypeFor[T](), v, s.next)
+	}
+	s.next, s.pending = v, true
+	return nil
+}
+
+// Scoped is a component that ties an entity to a value of state T: it is
+// despawned when the state leaves that value.
+type Scoped[T comparable] struct{ In T }
+
+// machine is a registered state, as the engine keeps it.
+type machine[T comparable] struct {
+	values []T
+	res    ark.Resource[State[T]]
+	hooks  []stateHook[T] // in registration order
+	scoped ark.Filter1[Scoped[T]]
+	cmds   *ecs.Commands
+}
+
+// stateHook is an OnEnter (to), OnExit (from) or OnTransition (both)
+// system.
+type stateHook[T comparable] struct {
+	kind     string // "OnEnter", "OnExit", "OnTransition"
+	from, to T
+	x        Exclusive
+}
+
+// stateMachine is a machine of any T, for the step.
+type stateMachine interface {
+	apply(e *Engine)
+}
+
+// AddState registers state T with its initial value and the other values
+// it may take, and adds its State[T] resource to the world. A call after
+// Build is refused with WEFT-G007, a second AddState of T with WEFT-G016;
+// a refusal also fails Build. Executed only by the owner, before Build.
+func AddState[T comparable](e *Engine, initial T, others ...T) error {
+	if e.sched.built || e.sched.tried {
+		return errorf(CodeOrder, "", nil, "AddState[%v] after Build; register every state before Build", reflect.TypeFor[T]())
+	}
+	var err error = errorf(CodeState, "", nil, "AddState[%v] twice; register each state type once, with all its values", reflect.TypeFor[T]())
+	if machineOf[T](e) == nil {
+		m := &machine[T]{values: append([]T{initial}, others...)}
+		err = ecs.AddResource(e.world, &State[T]{cur: initial})
+		if err == nil {
+			m.res = ark.NewResource[State[T]](e.world.Ark())
+			ecs.NewComponent[Scoped[T]](e.world) // registered the weft way before Ark's filter sees it
+			m.scoped = *ark.NewFilter1[Scoped[T]](e.world.Ark())
+			m.cmds = e.world.NewCommands()
+			e.sched.states = append(e.sched.states, m)
+			return nil
+		}
+		err = errorf(CodeState, "", err, "AddState[%v]: adding its State resource", reflect.TypeFor[T]())
+	}
+	e.sched.addErr = append(e.sched.addErr, err)
+	return err
+}
+
+// OnEnter runs x, an exclusive system, each time state T enters v (and at
+// the first step, if v is the initial value). OnEnter, OnExit and
+// OnTransition need AddState[T] first and a registered value (WEFT-G016),
+// and are refused after Build (WEFT-G007); a refusal also fails Build.
+// Executed only by the owner, before Build.
+func OnEnter[T comparable](e *Engine, v T, x Exclusive) error {
+	return addHook(e, stateHook[T]{kind: "OnEnter", to: v, x: x})
+}
+
+// OnExit runs x each time state T leaves v, before v's Scoped entities are
+// despawned, so that it still sees them.
+func OnExit[T comparable](e *Engine, v T, x Exclusive) error {
+	return addHook(e, stateHook[T]{kind: "OnExit", from: v, x: x})
+}
+
+// OnTransition runs x each time state T goes from from to to, after the
+// OnExit systems and before the OnEnter systems.
+func OnTransition[T comparable](e *Engine, from, to T, x Exclusive) error {
+	return addHook(e, stateHook[T]{kind: "OnTransition", from: from, to: to, x: x})
+}
+
+// addHook registers h after checking it.
+func addHook[T comparable](e *Engine, h stateHook[T]) error {
+	m, err := hookMachine(e, h)
+	if err != nil {
+		if !e.sched.built && !e.sched.tried {
+			e.sched.addErr = append(e.sched.addErr, err)
+		}
+		return err
+	}
+	m.hooks = append(m.hooks, h)
+	return nil
+}
+
+// hookMachine is the machine h is for, or the refusal of h.
+func hookMachine[T comparable](e *Engine, h stateHook[T]) (*machine[T], error) {
+	what := fmt.Sprintf("%s[%v]", h.kind, reflect.TypeFor[T]())
+	switch m := machineOf[T](e); {
+	case e.sched.built || e.sched.tried:
+		return nil, errorf(CodeOrder, "", nil, "%s after Build; register every state system before Build", what)
+	case h.x == nil:
+		return nil, errorf(CodeBadConfig, "", nil, "%s with a nil system; pass an Exclusive", what)
+	case m == nil:
+		return nil, errorf(CodeState, h.x.Name(), nil, "%s(%q): state %v is not registered; call engine.AddState first", what, h.x.Name(), reflect.TypeFor[T]())
+	case h.kind != "OnEnter" && !slices.Contains(m.values, h.from):
+		return nil, m.unknown(what, h.x.Name(), h.from)
+	case h.kind != "OnExit" && !slices.Contains(m.values, h.to):
+		return nil, m.unknown(what, h.x.Name(), h.to)
+	default:
+		return m, nil
+	}
+}
+
+// unknown is the WEFT-G016 error of a value that AddState did not register.
+func (m *machine[T]) unknown(what, system string, v T) error {
+	return errorf(CodeState, system, nil, "%s: %v is not a value of state %v (registered: %v); add it to AddState, or fix the value", what, v, reflect.TypeFor[T](), m.values)
+}
+
+// machineOf is the registered state T, or nil.
+func machineOf[T comparable](e *Engine) *machine[T] {
+	for _, s := range e.sched.states {
+		if m, ok := s.(*machine[T]); ok {
+			return m
+		}
+	}
+	return nil
+}
+
+// StateOf is state T's resource in w, for the owner between steps and for
+// exclusive and state systems; AddState must have registered it
+// (WEFT-G016 otherwise).
+func StateOf[T comparable](w *ecs.World) (*State[T], error) {
+	if w != nil {
+		r := ark.NewResource[State[T]](w.Ark())
+		if s := r.Get(); s != nil {
+			return s, nil
+		}
+	}
+	return nil, errorf(CodeState, "", nil, "StateOf[%v]: the world has no such state; call engine.AddState before using it", reflect.TypeFor[T]())
+}
+
+// InState runs the system, or the set's members, in steps where state T
+// is v (after the step's transition). Build fails with WEFT-G016 if T is
+// not registered or v is not one of its values.
+func InState[T comparable](v T) Option {
+	name := fmt.Sprintf("InState[%v](%v)", reflect.TypeFor[T](), v)
+	return func(o *options) {
+		var res ark.Resource[State[T]]
+		o.conds = append(o.conds, condition{name: name,
+			bind: func(e *Engine) error {
+				m := machineOf[T](e)
+				if m == nil {
+					return errorf(CodeState, "", nil, "%s: state %v is not registered; call engine.AddState before Build", name, reflect.TypeFor[T]())
+				}
+				if !slices.Contains(m.values, v) {
+					return m.unknown(name, "", v)
+				}
+				res = m.res
+				return nil
+			},
+			holds: func(*Frame) bool { return res.Get().cur == v }})
+	}
+}
+
+// applyStates applies every state's pending transition, in the order of
+// AddState. Executed only by the owner, at the start of a step, before
+// the run conditions, with the world unlocked.
+func (e *Engine) applyStates() {
+	for _, m := range e.sched.states {
+		m.apply(e)
+	}
+}
+
+// apply enters the initial value at the first step, then applies the
+// pending request, if any. Executed only by the owner, in applyStates.
+func (m *machine[T]) apply(e *Engine) {
+	s := m.res.Get()
+	if s == nil {
+		e.fail(errorf(CodeState, "", nil, "state %v: its State resource is gone from the world; keep the resources AddState added", reflect.TypeFor[T]()))
+		return
+	}
+	if !s.entered {
+		s.entered = true
+		m.run(e, "OnEnter", s.cur, s.cur)
+	}
+	if !s.pending {
+		return
+	}
+	from, to := s.cur, s.next
+	var zero T
+	s.pending, s.next = false, zero
+	switch {
+	case !slices.Contains(m.values, to):
+		e.fail(m.unknown(fmt.Sprintf("State[%v].Set in step %d", reflect.TypeFor[T](), e.res.time.Step-1), "", to))
+	case to != from:
+		m.run(e, "OnExit", from, to)
+		m.despawn(e, from)
+		s.cur = to
+		m.run(e, "OnTransition", from, to)
+		m.run(e, "OnEnter", from, to)
+	}
+}
+
+// run runs the hooks of kind for the transition from → to, in
+// registration order; a failing one fails the step (WEFT-G010) and the
+// others still run.
+func (m *machine[T]) run(e *Engine, kind string, from, to T) {
+	for _, h := range m.hooks {
+		if h.kind != kind || kind != "OnEnter" && h.from != from || kind != "OnExit" && h.to != to {
+			continue
+		}
+		if err := callRun(h.x, e.world, *e.res.time); err != nil {
+			e.fail(errorf(CodeMerge, h.x.Name(), err, "state system %q (%s) failed in step %d", h.x.Name(), kind, e.res.time.Step))
+		}
+	}
+}
+
+// despawn removes the entities scoped to from, in the world's order.
+func (m *machine[T]) despawn(e *Engine, from T) {
+	q := m.scoped.Query()
+	for q.Next() {
+		if q.Get().In == from {
+			m.cmds.Despawn(q.Entity())
+		}
+	}
+	if m.cmds.Len() == 0 {
+		return
+	}
+	if _, err := e.world.Apply(m.cmds); err != nil {
+		e.fail(errorf(CodeState, "", err, "despawning the entities scoped to state %v = %v", reflect.TypeFor[T](), from))
+	}
+}
