@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
@@ -208,4 +209,34 @@ func TestStateErrors(t *testing.T) {
 	assert.Contains(t, err.Error(), "pausing is not a value of state engine_test.mode")
 	assert.Equal(t, playing, st.Current())
 	require.NoError(t, e.Tick())
+}
+
+// A state is a resource: a snapshot and a save keep its value and its
+// request, and a restore does not run its systems again.
+func TestStateSnapshotAndSave(t *testing.T) {
+	w := world(t, 2)
+	e := newEngine(t, w, engine.Config{Workers: 1})
+	require.NoError(t, engine.AddState(e, title, playing, pausing))
+	var log []string
+	require.NoError(t, engine.OnEnter(e, playing, logging(&log, "enter playing")))
+	require.NoError(t, e.Build())
+	st, err := engine.StateOf[mode](w)
+	require.NoError(t, err)
+	require.NoError(t, st.Set(playing))
+	var snap ecs.Snapshot
+	require.NoError(t, w.Snapshot(&snap))
+	var saved bytes.Buffer
+	require.NoError(t, w.Save(&saved))
+	require.NoError(t, e.Tick())
+	assert.Equal(t, playing, st.Current())
+
+	require.NoError(t, w.Restore(&snap))
+	assert.Equal(t, title, st.Current())
+	require.NoError(t, e.Tick()) // the request was in the snapshot
+	require.NoError(t, w.Load(&saved))
+	assert.Equal(t, title, st.Current())
+	next, ok := st.Next()
+	assert.True(t, ok)
+	assert.Equal(t, playing, next)
+	assert.Equal(t, []string{"1 enter playing", "1 enter playing"}, log, "the restored clock runs step 1 again")
 }
