@@ -56,22 +56,27 @@ type Recorder struct {
 	frame  uint64
 	dt     time.Duration
 	framed bool // a Frame call started the current frame
+	steps  uint64 // recorded so far: the engine's step before the next
 	head   Header
 	wrote  bool // the header
 	err    error
 	closed bool
 }
 
-// NewRecorder starts recording s into w: it writes the header (meta is the
-// game's own description of the run, such as its seed and scene, for
-// Recording.Meta), turns the engine's digests on and becomes its step
-// hook. Call it before the first step to record, and Close after the last.
+// NewRecorder starts recording s into w (meta is the game's own
+// description of the run, such as its seed and scene, for Recording.Meta):
+// it turns the engine's digests on and becomes its step hook; the header
+// is written with the first step. Make it before the game's first step
+// (after one, WEFT-R005), and Close it after the last.
 func NewRecorder(w io.Writer, s Sim, meta any) (*Recorder, error) {
 	m, err := encMode.Marshal(meta)
 	if err != nil {
 		return nil, errorf(CodeMisuse, err, "encoding the recording's meta %T; pass plain data", meta)
 	}
 	e := s.Engine()
+	if n := e.Time().Step; n != 0 {
+		return nil, errorf(CodeMisuse, nil, "NewRecorder after %d steps: a recording is played from the game's start, made again from its Meta; make the recorder before the first step", n)
+	}
 	if err := e.SetDigests(ecs.DigestOn); err != nil {
 		return nil, errorf(CodeMisuse, err, "NewRecorder during a step; make it between steps")
 	}
@@ -125,6 +130,10 @@ func (r *Recorder) Do(action any) error {
 // BeforeStep keeps what the owner set for the step (engine.StepHook).
 func (r *Recorder) BeforeStep(e *engine.Engine) {
 	s := &r.step
+	if n := e.Time().Step; n != r.steps {
+		r.keep(errorf(CodeMisuse, nil, "the engine went from step %d back to step %d while recording (Rewind or Restore): a recording holds one run from its start; stop recording before rewinding", r.steps, n))
+	}
+	r.steps++
 	if !r.framed {
 		r.frame++
 	}

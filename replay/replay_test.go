@@ -181,3 +181,27 @@ func TestReadErrors(t *testing.T) {
 	assert.ErrorIs(t, err, replay.ErrVersion)
 	assert.True(t, errors.Is(err, replay.CodeVersion))
 }
+
+// A recording holds one run from its start: a recorder made after the
+// first step, or an engine rewound while recording, is refused with
+// WEFT-R005 (at NewRecorder, at Close).
+func TestRecorderOneRun(t *testing.T) {
+	s := newToy(t, engine.Config{}, bad{})
+	require.NoError(t, s.Tick())
+	_, err := replay.NewRecorder(&bytes.Buffer{}, s, "late")
+	assert.ErrorIs(t, err, replay.ErrMisuse)
+
+	s = newToy(t, engine.Config{}, bad{})
+	require.NoError(t, s.eng.SetRewind(4, 1))
+	r, err := replay.NewRecorder(&bytes.Buffer{}, s, "rewound")
+	require.NoError(t, err)
+	for range 3 {
+		require.NoError(t, s.Tick())
+	}
+	_, err = s.eng.Rewind(2)
+	require.NoError(t, err)
+	require.NoError(t, s.Tick())
+	err = r.Close()
+	assert.ErrorIs(t, err, replay.ErrMisuse)
+	assert.Contains(t, err.Error(), "while recording (Rewind or Restore)")
+}
