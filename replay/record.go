@@ -55,7 +55,7 @@ type Recorder struct {
 	step   Step
 	frame  uint64
 	dt     time.Duration
-	framed bool // a Frame call started the current frame
+	framed bool   // a Frame call started the current frame
 	steps  uint64 // recorded so far: the engine's step before the next
 	head   Header
 	wrote  bool // the header
