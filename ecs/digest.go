@@ -207,7 +207,7 @@ func (w *World) Digest(comps ...Comp) (uint64, error) {
 		k := entityKey(e)
 		sum += fmix(mix(k))
 		for _, id := range ids {
-			sum += w.layouts[id.Index()].rowSum(k, id, w.unsafe.GetUnchecked(e, id))
+			sum += w.layouts[id.Index()].rowSum(k, id, q.Get(id))
 		}
 		n++
 	}
