@@ -380,14 +380,17 @@ func (p *Pool) InJob() bool { return p.inJob(goroutine()) }
 func (p *Pool) Participant() int { return p.participant(goroutine()) }
 
 // participant is Participant for goroutine g.
+// Workers come first: a worker asking (a job's check of its token) then
+// reads only its own line, not driver's, which the owner writes on every
+// Wait.
 func (p *Pool) participant(g uintptr) int {
-	if p.driver.Load() == g {
-		return 0
-	}
 	for i, w := range p.parts[1:] {
 		if w.g.Load() == g {
 			return i + 1
 		}
+	}
+	if p.driver.Load() == g {
+		return 0
 	}
 	return -1
 }
