@@ -113,11 +113,13 @@ func forImpls(b *testing.B, nested bool, warm int, r run) {
 // measure opens a system of im (nested as for impl.open), warms it up with
 // warm untimed ops, so that pools have started their goroutines and weft its
 // arena, then times b.N ops with allocations reported. The system is closed
-// outside the timed region. A workload or form the system does not run
-// (errNoForm) is skipped.
+// outside the timed region. A workload or form the system does not run,
+// or a system that cannot run here (errNoForm), is skipped.
 func measure(b *testing.B, im impl, nested bool, warm int, r run) {
 	s, err := im.open(nested)
-	if err != nil {
+	if errors.Is(err, errNoForm) {
+		b.Skip(err)
+	} else if err != nil {
 		b.Fatal(err)
 	}
 	defer func() {

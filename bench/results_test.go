@@ -31,7 +31,9 @@ func TestResults(t *testing.T) {
 		t.Run(im.name, func(t *testing.T) {
 			for _, nested := range []bool{false, true} {
 				s, err := im.open(nested)
-				if err != nil {
+				if errors.Is(err, errNoForm) {
+					t.Skip(err) // pinned where CPUs cannot be fixed
+				} else if err != nil {
 					t.Fatal(err)
 				}
 				if nested {

@@ -137,14 +137,16 @@ type pinned struct {
 }
 
 // openPinned pins the caller, the goroutine that will run the ops and
-// close, to CPU 0 and starts a helper pinned to each other CPU.
+// close, to CPU 0 and starts a helper pinned to each other CPU. Where the
+// CPUs cannot be fixed (not Linux) it answers errNoForm: threads that
+// move are no ceiling.
 func openPinned(bool) (system, error) {
 	s := &pinned{p: workers()}
 	undo, err := pin.CPU(0)
 	s.undo = undo
 	if err != nil {
 		undo()
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", errNoForm, err)
 	}
 	ready := make(chan error, s.p)
 	for i := 1; i < s.p; i++ {
@@ -157,7 +159,7 @@ func openPinned(bool) (system, error) {
 	}
 	if err != nil {
 		s.close()
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", errNoForm, err)
 	}
 	return s, nil
 }

@@ -87,6 +87,20 @@ func TestForkPanicHereFailsTheJob(t *testing.T) {
 	})
 }
 
+// TestForkNilHere: without a func to run here Fork refuses, running
+// nothing.
+func TestForkNilHere(t *testing.T) {
+	eachPool(t, func(t *testing.T, p *Pool) {
+		var err error
+		ran := false
+		h := mustSchedule(t, p, Job{Run: func(c *Ctx) { err = c.Fork(Job{Run: func(*Ctx) { ran = true }}, nil) }})
+		require.NoError(t, p.Wait(h))
+		requireCode(t, err, CodeBadArgument)
+		require.NoError(t, p.Reset())
+		assert.False(t, ran)
+	})
+}
+
 // TestForkArenaFull: when other cannot be scheduled Fork returns the
 // error and runs neither.
 func TestForkArenaFull(t *testing.T) {
