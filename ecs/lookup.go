@@ -16,7 +16,8 @@ import (
 // from BeginFrame to EndFrame, so no entity is created, removed or moved,
 // and writes of T's values are ordered by the declaration (a read lookup
 // declares a read of T over the whole world: it runs after T's writers
-// and before the next ones). docs/ARCHITECTURE.md (g) has the argument.
+// and before the next ones). docs/ARCHITECTURE.md, "Jobs and Ark", has
+// the argument.
 
 // LookupReader is the token of a declared read of component T of any
 // entity.

@@ -57,8 +57,8 @@ func (e *Engine) startPass(p *Pass, job jobs.Job, n, batch int, deps []jobs.Hand
 // pass of a system B over a query, after the last pass of a predecessor A
 // over a query, where A and B conflict, and only on components that both
 // queries have as columns, so that chunk k of either touches only chunk
-// k's rows. Order is about data (ARCHITECTURE (h)), so an explicit After
-// is met row by row too. A component that either reaches through a lookup
+// k's rows. Order is about data (docs/ARCHITECTURE.md, "Stages order
+// data, not time"), so an explicit After is met row by row too. A component that either reaches through a lookup
 // is reached in any row, so it never chains; nor does a pass that runs in
 // order. Whether the two queries cut the same chunks is checked each step.
 func (e *Engine) chains() {

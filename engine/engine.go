@@ -29,9 +29,9 @@ type Config struct {
 	Allowlist     safety.Allowlist // accepted ambiguities
 	// ChainChunks lets a system's first chunk pass start chunk by chunk
 	// after a predecessor's last one where they touch the same rows
-	// (docs/ARCHITECTURE.md (k)). It costs a job per chunk of both passes,
-	// and pays where the first pass has a long tail. A failing chunk then
-	// blocks only its twin.
+	// (docs/ARCHITECTURE.md, "Chunk-wise chaining"). It costs a job per
+	// chunk of both passes, and pays where the first pass has a long
+	// tail. A failing chunk then blocks only its twin.
 	ChainChunks bool
 }
 

@@ -145,9 +145,9 @@ func (f *Frame) settle() {
 // query with change filters (ecs.Changed, ecs.Added) reads versions that
 // no job is still writing. Only jobs that write a watched component mark
 // its versions, and every such writer before the system is among them;
-// the system's other predecessors may still run (ARCHITECTURE (o)).
-// Failures as in settle. Executed only by the owner, in Schedule, before
-// Prepare.
+// the system's other predecessors may still run (docs/ARCHITECTURE.md,
+// "Change detection"). Failures as in settle. Executed only by the
+// owner, in Schedule, before Prepare.
 func (f *Frame) settleWriters() {
 	e, en := f.e, f.cur
 	if en == nil {

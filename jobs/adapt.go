@@ -44,8 +44,9 @@ import "slices"
 // costs little to re-check. One clear answer alone does not back off: a
 // pool's first frames are not its usual ones, and under heavy contention
 // a first probe that happened to find solo slower kept the slow mode for
-// 64 frames, a fifth of a 300-step run (docs/ARCHITECTURE.md (q)); and a
-// switch made on unusual frames is checked again after probeMin frames.
+// 64 frames, a fifth of a 300-step run (docs/ARCHITECTURE.md, "Solo
+// frames"); and a switch made on unusual frames is checked again after
+// probeMin frames.
 const (
 	probeFrames  = 4
 	probeFirst   = 8
