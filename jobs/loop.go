@@ -38,7 +38,7 @@ const (
 // runtime's global run queue at every round, and there a worker can wait
 // for microseconds each time, runnable but not running, while a P stands
 // idle: a W1 trace showed a worker runnable 89 ms, running 7 ms, while the
-// owner's Reset spun waiting for it (docs/PERFORMANCE.md). With fewer Ps
+// owner's Reset spun waiting for it (bench/cmd/gstates). With fewer Ps
 // than participants it yields instead, so that the goroutine sharing its P
 // can run. Executed only by a participant's own goroutine.
 func (p *Pool) relax() {

@@ -514,8 +514,8 @@ func pairs(sn []node, acc []push, j int32, spans [][2]int32) (touching int32) {
 // slot's index in sorted instead is a random gather of lines the other
 // participant's respond jobs wrote last: a coherence miss for about half
 // the bodies, which made apply 4x slower with two participants than
-// alone (docs/PERFORMANCE.md, physics). The random side here is a store,
-// which the core's store buffer absorbs.
+// alone (in a trace of the headless game at 50,000 bodies). The random
+// side here is a store, which the core's store buffer absorbs.
 func (s *System) gatherRows(lo, hi int) {
 	for j := s.rowStart[lo+1]; j < s.rowStart[hi+1]; j++ {
 		s.final[s.slotOf[j]] = s.acc[j]
