@@ -63,6 +63,16 @@
 // Since a step depends only on the world and on what the game sets
 // before it, the same inputs then give the same steps again.
 //
+// # Digests and the step hook
+//
+// With SetDigests on, every chunk job adds a mix of each row it wrote to
+// its system's digest (Digests, in built order), a sum that is the same
+// for every worker count and batch size; the first system whose digest
+// differs between two runs of the same inputs is the first whose writes
+// differ. A StepHook (SetStepHook) is told of every fixed step, before and
+// after, on the owner. Package replay records and replays steps with
+// both.
+//
 // # Failure
 //
 // Misuse is answered with an *Error whose code (WEFT-G…) is listed in

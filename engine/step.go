@@ -70,12 +70,12 @@ func (e *Engine) Tick() error {
 func (e *Engine) tick() (err error) {
 	rec := &e.out.rec
 	start := rec.now()
-	if e.hook != nil {
-		e.hook.BeforeStep(e)
-		defer func() { e.hook.AfterStep(e, err) }()
-	}
 	if err := e.applySettings(); err != nil {
 		return err
+	}
+	if e.hook != nil { // a step that starts is told of, before and after
+		e.hook.BeforeStep(e)
+		defer func() { e.hook.AfterStep(e, err) }()
 	}
 	rec.begin(e, start)
 	e.scratch.errs = e.scratch.errs[:0]
