@@ -4,8 +4,10 @@
 //
 // The simulation (package demo/internal/game) runs one fixed step per Ebiten
 // Update, on the engine's job pool; Draw renders the engine's render
-// snapshot from one sprite atlas and the overlay from its timings. With
-// -steps it exits by itself after N steps, printing the frame rates,
+// snapshot from one sprite atlas and the overlay from its timings. It
+// starts on the title screen (Enter starts; P pauses, a state of the
+// engine); with -steps it skips the title, starts playing, and exits by
+// itself after N steps, printing the frame rates,
 // and -screenshot saves the last frame as PNG. -record writes a replay of
 // the run; -replay plays one back as it happened (the camera, bursts and
 // fountain of the recording, each step checked against it) on any

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/overlay"
 )
 
@@ -15,7 +16,8 @@ var gameKeys = []overlay.KeyHelp{
 	{Keys: "B", Does: "batch size: adaptive, 64, 256, 1024, 4096"},
 	{Keys: "Space, click", Does: "a burst of bodies at the cursor"},
 	{Keys: "J", Does: "fountain on / off (it runs every 30 steps while on)"},
-	{Keys: "P, N", Does: "pause / resume; one step while paused"},
+	{Keys: "Enter", Does: "start, on the title screen (the world spawns then)"},
+	{Keys: "P, N", Does: "pause / resume (a state); one step while paused"},
 	{Keys: "R", Does: "rewind two seconds (the same inputs give the same steps again)"},
 	{Keys: "F5, F9", Does: "save the world to weft.save in -tracedir; load it"},
 	{Keys: "arrows, drag", Does: "pan; wheel: zoom about the cursor"},
@@ -23,7 +25,7 @@ var gameKeys = []overlay.KeyHelp{
 }
 
 // hintLine is the line of keys under the timeline.
-const hintLine = "H keys  O overlay  +/- workers  S serial  C checks  B batch  Space/click burst  P pause  N step  R rewind  F5/F9 save/load  F freeze  K baseline  G capture  T trace  click a bar: its step  click a system: filter  wheel/drag timeline  Esc quit"
+const hintLine = "Enter start  H keys  O overlay  +/- workers  S serial  C checks  B batch  Space/click burst  P pause  N step  R rewind  F5/F9 save/load  F freeze  K baseline  G capture  T trace  click a bar: its step  click a system: filter  wheel/drag timeline  Esc quit"
 
 // gamePanel is the demo's line under the overlay's top lines: the
 // world, the sprites drawn, and whether the game is paused.
@@ -32,7 +34,10 @@ func (w *window) gamePanel() overlay.Panel {
 		_, landings := w.g.Landings()
 		s := fmt.Sprintf("entities %d  visible %d  landings %d   sprites %d in %d draw calls",
 			w.g.Len(), w.g.Visible(), landings, w.spr.drawn, w.spr.calls)
-		if w.ctl.Paused {
+		switch {
+		case w.g.Mode() == game.Title:
+			s = "WEFT  -  press Enter to start   " + s
+		case w.g.Mode() == game.Paused || w.ctl.Paused:
 			s = "PAUSED (P resumes, N steps)   " + s
 		}
 		return c.Wrap(4, 1, s, 2) + 2

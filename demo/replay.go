@@ -27,6 +27,7 @@ func newGame(o options) (g *game.Game, p *replay.Player, done func() error, err 
 		g, p, err = game.FromRecording(rec, cfg)
 		return g, p, done, err
 	}
+	cfg.Title = o.steps == 0 // a timed run (-steps) skips the title and starts playing
 	if g, err = game.New(cfg); err != nil {
 		return nil, nil, nil, err
 	}

@@ -132,6 +132,7 @@ func readKeys() game.Keys {
 		Batch:       pressed(ebiten.KeyB),
 		Burst:       pressed(ebiten.KeySpace),
 		Fountain:    pressed(ebiten.KeyJ),
+		Start:       pressed(ebiten.KeyEnter, ebiten.KeyNumpadEnter),
 		Pause:       pressed(ebiten.KeyP),
 		Step:        pressed(ebiten.KeyN, ebiten.KeyPeriod),
 		Rewind:      pressed(ebiten.KeyR),
@@ -182,6 +183,9 @@ func (w *window) Update() error {
 	}
 	w.sampleRates()
 
+	if w.player == nil { // the game's mode is the pause; a replay's is the recording's
+		w.ctl.Paused = w.g.Mode() == game.Paused
+	}
 	act := w.ctl.Press(readKeys())
 	if act.Quit {
 		return ebiten.Termination
@@ -200,14 +204,34 @@ func (w *window) Update() error {
 		w.g.SetFountain(!w.g.FountainOn())
 	}
 	w.g.HandleInput(in)
-	if w.o.steps > 0 && w.st.Steps >= w.o.steps || !w.ctl.Runs(act) {
-		return nil // done, waiting for Draw to finish the last frame; or paused
+	if w.o.steps > 0 && w.st.Steps >= w.o.steps {
+		return nil // done, waiting for Draw to finish the last frame
 	}
-	if err := w.g.Tick(); err != nil {
+	if err := w.modeKeys(act); err != nil {
 		return err
 	}
 	w.st.Steps++
 	return nil
+}
+
+// modeKeys carries out the title and pause keys and runs the frame's
+// step: the game steps in every mode (a paused one runs no simulation
+// system), and N while paused runs one step of play.
+func (w *window) modeKeys(act game.Actions) error {
+	var err error
+	if act.Start {
+		err = w.g.Start()
+	}
+	if act.Pause && err == nil {
+		err = w.g.TogglePause()
+	}
+	if err != nil {
+		return err
+	}
+	if act.Step {
+		return w.g.StepPaused()
+	}
+	return w.g.Tick()
 }
 
 // sampleRates adds the actual TPS and FPS to the run's averages once a

@@ -17,6 +17,7 @@ type Keys struct {
 	Batch                  bool // the next batch size of BatchSizes (adaptive among them)
 	Burst                  bool // a burst at the cursor, as a click
 	Fountain               bool // switch the fountain on or off
+	Start                  bool // leave the title screen
 	Pause                  bool // pause or resume the simulation
 	Step                   bool // one step while paused
 	Rewind                 bool // back two seconds (Game.Rewind)
@@ -46,8 +47,11 @@ type Controls struct {
 
 // Actions are a frame's one-shot requests, which the window carries out.
 type Actions struct {
-	Step  bool // run one step although paused
-	Burst bool // spawn a burst at the cursor
+	Step bool // run one step although paused
+	// Start leaves the title screen (Game.Start); Pause asks for the
+	// pause to switch (Game.TogglePause) where the game owns it.
+	Start, Pause bool
+	Burst        bool // spawn a burst at the cursor
 	// Fountain switches the fountain (Game.SetFountain): its system runs
 	// only while it is on, under run conditions.
 	Fountain bool
@@ -93,7 +97,7 @@ func (c *Controls) Press(k Keys) Actions {
 	if k.Pause {
 		c.Paused = !c.Paused
 	}
-	return Actions{Step: k.Step && c.Paused, Burst: k.Burst, Fountain: k.Fountain, Rewind: k.Rewind, Save: k.Save, Load: k.Load, Quit: k.Quit}
+	return Actions{Step: k.Step && c.Paused, Start: k.Start, Pause: k.Pause, Burst: k.Burst, Fountain: k.Fountain, Rewind: k.Rewind, Save: k.Save, Load: k.Load, Quit: k.Quit}
 }
 
 // setWorkers clamps n to [0, MaxWorkers], or to the count the program

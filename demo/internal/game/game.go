@@ -64,6 +64,10 @@ type Config struct {
 	Seed     uint64 // of the world's randomness
 	Window   int    // steps in the timings window (default 120)
 	Detail   int    // of them, the last steps whose timeline the profiler keeps (default: all)
+	// Title starts on the title screen with an empty world: the bodies
+	// spawn when the player starts (Start). Without it the game starts
+	// Playing, its world spawned by New.
+	Title bool
 }
 
 // DefaultConfig is the demo's configuration: 20000 entities, the default
@@ -91,10 +95,11 @@ type Game struct {
 	cull     *cull.System
 	sparks   *sparks
 	comps    *comps
-	pending  *ecs.Commands    // bursts, applied before the next step
-	rng      *rand.Rand       // the owner's, for bursts; its source is a resource of the world
-	fountain *Fountain        // the fountain's switch, a resource of the world
-	rec      *replay.Recorder // while recording (Record)
+	pending  *ecs.Commands       // bursts, applied before the next step
+	rng      *rand.Rand          // the owner's, for bursts; its source is a resource of the world
+	fountain *Fountain           // the fountain's switch, a resource of the world
+	rec      *replay.Recorder    // while recording (Record)
+	mode     *engine.State[Mode] // title, playing or paused (mode.go)
 
 	// The world's extent, in world units, from (0, 0).
 	Width, Height float64
@@ -171,7 +176,9 @@ const Gravity = 60
 // than the screen (one in 64 a seeker chasing another body), physics
 // (with gravity), anim, lifetime, seek, landing sparks (an event from
 // landing to sparks), cull and the fountain (on) wired into an engine, the
-// camera on the world's centre.
+// camera on the world's centre. With cfg.Title the bodies spawn when the
+// game leaves the title screen (mode.go); the simulation's systems run
+// only while Playing.
 func New(cfg Config) (*Game, error) {
 	if _, err := engine.ResolveWorkers(cfg.Workers); err != nil {
 		return nil, fmt.Errorf("game: Config.Workers: %w", err)
@@ -192,18 +199,10 @@ func New(cfg Config) (*Game, error) {
 	c := &comps{ecs.NewComponent[systems.Position](w), ecs.NewComponent[systems.Velocity](w), ecs.NewComponent[systems.Body](w),
 		ecs.NewComponent[systems.Sprite](w), ecs.NewComponent[systems.Look](w), ecs.NewComponent[anim.Animation](w),
 		ecs.NewComponent[anim.Tween](w), ecs.NewComponent[Life](w), width, height}
-	r := rand.New(rand.NewPCG(cfg.Seed, 0x9E3779B97F4A7C15))
-	setup := w.NewCommands()
-	for range cfg.Entities {
-		l := newLife(r, true)
-		l.Age = r.Float64() * l.Span // staggered, so that bodies expire from the start
-		c.spawn(setup, r, 4+r.Float64()*(width-8), 4+r.Float64()*(height-8), r.NormFloat64()*20, r.NormFloat64()*20, l)
-	}
-	if _, err := w.Apply(setup); err != nil {
-		return nil, err
-	}
-	if err := c.addSeekers(w); err != nil {
-		return nil, err
+	if !cfg.Title {
+		if err := c.populate(w, cfg); err != nil {
+			return nil, err
+		}
 	}
 	eng, err := engine.New(w, engine.Config{Workers: cfg.Workers, Batch: cfg.Batch, NoChecks: !cfg.Checks})
 	if err != nil {
@@ -216,16 +215,17 @@ func New(cfg Config) (*Game, error) {
 		cull: cull.New(), sparks: newSparks(w, c), Width: width, Height: height,
 		fountain: &Fountain{On: true}}
 	err = errors.Join(
+		g.addModes(),
 		ecs.AddResource(w, g.fountain),
 		ecs.AddResource(w, burstSrc),
 		eng.AddExclusive(engine.PreUpdate, newFountain(c, cfg.Seed, w),
-			engine.EveryN(FountainEvery), engine.WhileRes(func(f *Fountain) bool { return f.On })),
-		eng.Add(engine.PreUpdate, &lifetime{c: c}),
-		eng.Add(engine.PreUpdate, seek.New()),
-		eng.Add(engine.Update, g.phys),
-		eng.Add(engine.Update, anim.New(), engine.After("physics")),
-		eng.Add(engine.Update, &landing{floor: height}, engine.After("physics"), engine.Before("anim")),
-		eng.Add(engine.Update, g.sparks),
+			engine.EveryN(FountainEvery), engine.WhileRes(func(f *Fountain) bool { return f.On }), play),
+		eng.Add(engine.PreUpdate, &lifetime{c: c}, play),
+		eng.Add(engine.PreUpdate, seek.New(), play),
+		eng.Add(engine.Update, g.phys, play),
+		eng.Add(engine.Update, anim.New(), engine.After("physics"), play),
+		eng.Add(engine.Update, &landing{floor: height}, engine.After("physics"), engine.Before("anim"), play),
+		eng.Add(engine.Update, g.sparks, play),
 		eng.Add(engine.PreRender, g.cull))
 	if err == nil {
 		err = eng.Build()

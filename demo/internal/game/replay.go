@@ -9,7 +9,7 @@ import (
 )
 
 // The game is a replay.Sim: a recording keeps its input, camera, fountain
-// switch and bursts step by step, and plays them back into a game made
+// switch, bursts and mode requests step by step, and plays them back into a game made
 // from the recording's Meta.
 
 // Burst is the owner-side action a recording keeps of SpawnBurst: played
@@ -26,6 +26,7 @@ type Burst struct {
 type Meta struct {
 	Entities int
 	Seed     uint64
+	Title    bool // it started on the title screen
 }
 
 // Record starts recording the game into w from the next step on, until
@@ -34,7 +35,7 @@ func (g *Game) Record(w io.Writer) error {
 	if g.rec != nil {
 		return errors.New("game: Record while recording; call StopRecording first")
 	}
-	r, err := replay.NewRecorder(w, g, Meta{Entities: g.cfg.Entities, Seed: g.cfg.Seed})
+	r, err := replay.NewRecorder(w, g, Meta{Entities: g.cfg.Entities, Seed: g.cfg.Seed, Title: g.cfg.Title})
 	if err != nil {
 		return err
 	}
@@ -60,7 +61,7 @@ func FromRecording(rec *replay.Recording, cfg Config) (*Game, *replay.Player, er
 	if err := rec.Meta(&m); err != nil {
 		return nil, nil, err
 	}
-	cfg.Entities, cfg.Seed = m.Entities, m.Seed
+	cfg.Entities, cfg.Seed, cfg.Title = m.Entities, m.Seed, m.Title
 	g, err := New(cfg)
 	if err != nil {
 		return nil, nil, err
@@ -74,11 +75,17 @@ func FromRecording(rec *replay.Recording, cfg Config) (*Game, *replay.Player, er
 
 // Do carries out a recorded action again (replay.Sim).
 func (g *Game) Do(action []byte) error {
-	var b Burst
-	if err := replay.Decode(action, &b); err != nil {
+	var a struct { // a Burst or a ModeRequest, told apart by Request
+		Burst
+		ModeRequest
+	}
+	if err := replay.Decode(action, &a); err != nil {
 		return err
 	}
-	g.spawnBurst(b.X, b.Y, b.N)
+	if a.Request {
+		return g.mode.Set(a.Mode)
+	}
+	g.spawnBurst(a.X, a.Y, a.N)
 	return nil
 }
 

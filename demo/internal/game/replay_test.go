@@ -67,15 +67,22 @@ func TestReplayDeterminism(t *testing.T) {
 	}
 	for _, cfg := range cfgs {
 		t.Run(fmt.Sprintf("W%d/batch%d", cfg.Workers, cfg.Batch), func(t *testing.T) {
-			g, p, err := game.FromRecording(rec, cfg)
-			require.NoError(t, err)
-			defer g.Close()
-			for !p.Done() {
-				require.NoError(t, p.Step())
-			}
-			h, err := g.Digest()
-			require.NoError(t, err)
+			h, _ := replayed(t, rec, cfg)
 			assert.Equal(t, hashes[len(hashes)-1], h)
 		})
 	}
+}
+
+// replayed plays rec into a game made from it with cfg and returns its
+// last digest and the game (closed when the test ends).
+func replayed(t *testing.T, rec *replay.Recording, cfg game.Config) (uint64, *game.Game) {
+	g, p, err := game.FromRecording(rec, cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { g.Close() })
+	for !p.Done() {
+		require.NoError(t, p.Step())
+	}
+	h, err := g.Digest()
+	require.NoError(t, err)
+	return h, g
 }

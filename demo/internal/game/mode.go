@@ -1,0 +1,132 @@
+package game
+
+import (
+	"math/rand/v2"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+)
+
+// Mode is the game's state (engine.AddState): the title screen, playing or
+// paused. The simulation's systems run only while Playing (engine.InState);
+// the camera and culling run in every mode, so a paused world can be
+// looked around. Requests are applied at the start of the next step.
+type Mode uint8
+
+// The modes.
+const (
+	Title Mode = iota
+	Playing
+	Paused
+)
+
+func (m Mode) String() string { return [...]string{"title", "playing", "paused"}[m] }
+
+// play is the run condition of the simulation's systems.
+var play = engine.InState(Playing)
+
+// ModeRequest is the owner-side action a recording keeps of a mode
+// request (Start, TogglePause, StepPaused).
+type ModeRequest struct {
+	Mode    Mode
+	Request bool // always set: tells it from a Burst
+}
+
+// addModes registers the modes, starting on the title screen if
+// cfg.Title; leaving the title spawns the world.
+func (g *Game) addModes() error {
+	first := Playing
+	if g.cfg.Title {
+		first = Title
+	}
+	err := engine.AddState(g.eng, first, Title, Playing, Paused)
+	if err == nil {
+		err = engine.OnTransition(g.eng, Title, Playing, populate{g.comps, g.cfg})
+	}
+	if err == nil {
+		g.mode, err = engine.StateOf[Mode](g.w)
+	}
+	return err
+}
+
+// populate is the exclusive system that spawns the world when the player
+// leaves the title screen.
+type populate struct {
+	c   *comps
+	cfg Config
+}
+
+func (p populate) Name() string                          { return "populate" }
+func (p populate) Run(w *ecs.World, _ engine.Time) error { return p.c.populate(w, p.cfg) }
+
+// populate spawns cfg.Entities bodies spread over the world, one in 64 a
+// seeker chasing another body. Executed only by the owner, outside a
+// frame.
+func (c *comps) populate(w *ecs.World, cfg Config) error {
+	r := rand.New(rand.NewPCG(cfg.Seed, 0x9E3779B97F4A7C15))
+	setup := w.NewCommands()
+	for range cfg.Entities {
+		l := newLife(r, true)
+		l.Age = r.Float64() * l.Span // staggered, so that bodies expire from the start
+		c.spawn(setup, r, 4+r.Float64()*(c.w-8), 4+r.Float64()*(c.h-8), r.NormFloat64()*20, r.NormFloat64()*20, l)
+	}
+	if _, err := w.Apply(setup); err != nil {
+		return err
+	}
+	return c.addSeekers(w)
+}
+
+// Mode is the game's mode in the last step; Requested the one asked for
+// the next, if any.
+func (g *Game) Mode() Mode { return g.mode.Current() }
+
+// Requested is the mode asked for the next step, if any.
+func (g *Game) Requested() (Mode, bool) { return g.mode.Next() }
+
+// Start leaves the title screen at the next step, which spawns the world;
+// in another mode it does nothing.
+func (g *Game) Start() error {
+	if g.Mode() != Title {
+		return nil
+	}
+	return g.request(Playing)
+}
+
+// TogglePause pauses a playing game and resumes a paused one, from the
+// next step on; on the title screen it does nothing.
+func (g *Game) TogglePause() error {
+	switch g.Mode() {
+	case Playing:
+		return g.request(Paused)
+	case Paused:
+		return g.request(Playing)
+	}
+	return nil
+}
+
+// StepPaused runs one step of play while paused: that step is Playing,
+// and the next is Paused again. Otherwise it is Tick.
+func (g *Game) StepPaused() error {
+	if g.Mode() != Paused {
+		return g.Tick()
+	}
+	if err := g.request(Playing); err != nil {
+		return err
+	}
+	if err := g.Tick(); err != nil {
+		return err
+	}
+	return g.request(Paused)
+}
+
+// request asks for mode m at the next step, and records the request. A
+// request while another waits is dropped: one per step (WEFT-G017).
+func (g *Game) request(m Mode) error {
+	if _, waits := g.mode.Next(); waits {
+		return nil
+	}
+	if g.rec != nil {
+		_ = g.rec.Do(ModeRequest{Mode: m, Request: true}) // an error comes back from StopRecording
+	}
+	return g.mode.Set(m)
+}
