@@ -180,7 +180,11 @@ func TestGameRewindSaveLoad(t *testing.T) {
 	until(t, g, 230, hashes)
 	require.Error(t, g.Load(filepath.Join(t.TempDir(), "none")))
 
-	require.NoError(t, g.Record(io.Discard))
-	_, err = g.Rewind()
-	require.Error(t, err)
+	rec := newGame(t, game.Config{Entities: 200, Seed: 4, Workers: 0})
+	require.NoError(t, rec.Record(io.Discard))
+	require.NoError(t, rec.KeepRewind())
+	until(t, rec, 20, map[uint64]uint64{})
+	_, err = rec.Rewind()
+	require.Error(t, err, "no rewinding while recording")
+	require.Equal(t, uint64(20), rec.Engine().Time().Step)
 }
