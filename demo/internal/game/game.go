@@ -117,6 +117,7 @@ type comps struct {
 	tween ecs.Component[anim.Tween]
 	life  ecs.Component[Life]
 	w, h  float64
+	scope ecs.Component[engine.Scoped[Mode]] // a title screen's bursts
 }
 
 // The sprite sheets the bodies use; each has sheetFrames frames.
@@ -126,12 +127,12 @@ const (
 )
 
 // spawn records one body at (x, y) moving at (vx, vy), shaped by r.
-func (c *comps) spawn(b *ecs.Commands, r *rand.Rand, x, y, vx, vy float64, life Life) {
-	c.spawnTinted(b, r, x, y, vx, vy, life, engine.Color{R: 1, G: 1, B: 1, A: 1})
+func (c *comps) spawn(b *ecs.Commands, r *rand.Rand, x, y, vx, vy float64, life Life) ecs.Entity {
+	return c.spawnTinted(b, r, x, y, vx, vy, life, engine.Color{R: 1, G: 1, B: 1, A: 1})
 }
 
 // spawnTinted is spawn with the sprite tinted.
-func (c *comps) spawnTinted(b *ecs.Commands, r *rand.Rand, x, y, vx, vy float64, life Life, tint engine.Color) {
+func (c *comps) spawnTinted(b *ecs.Commands, r *rand.Rand, x, y, vx, vy float64, life Life, tint engine.Color) ecs.Entity {
 	e := b.Spawn()
 	rad := 1.5 + r.Float64()*2 // at most 3.5: cells of 7 hold every touching pair
 	sheet := int32(r.IntN(sheets))
@@ -155,6 +156,7 @@ func (c *comps) spawnTinted(b *ecs.Commands, r *rand.Rand, x, y, vx, vy float64,
 		c.tween.Add(b, e, anim.Tween{Prop: anim.TweenColor, Ease: anim.CubicInOut, Repeat: anim.Once,
 			From: [4]float64{1, 1, 1, 0}, To: [4]float64{1, 0.6, 0.3, 1}, Duration: 0.5 + r.Float64()})
 	}
+	return e
 }
 
 // respawn records a replacement body dropping in from the top of the world.
@@ -177,8 +179,8 @@ const Gravity = 60
 // (with gravity), anim, lifetime, seek, landing sparks (an event from
 // landing to sparks), cull and the fountain (on) wired into an engine, the
 // camera on the world's centre. With cfg.Title the bodies spawn when the
-// game leaves the title screen (mode.go); the simulation's systems run
-// only while Playing.
+// game leaves the title screen (mode.go); the simulation's systems sit
+// out the Paused steps.
 func New(cfg Config) (*Game, error) {
 	if _, err := engine.ResolveWorkers(cfg.Workers); err != nil {
 		return nil, fmt.Errorf("game: Config.Workers: %w", err)
@@ -198,7 +200,7 @@ func New(cfg Config) (*Game, error) {
 	w := ecs.NewWorld(ecs.Options{NoChecks: !cfg.Checks})
 	c := &comps{ecs.NewComponent[systems.Position](w), ecs.NewComponent[systems.Velocity](w), ecs.NewComponent[systems.Body](w),
 		ecs.NewComponent[systems.Sprite](w), ecs.NewComponent[systems.Look](w), ecs.NewComponent[anim.Animation](w),
-		ecs.NewComponent[anim.Tween](w), ecs.NewComponent[Life](w), width, height}
+		ecs.NewComponent[anim.Tween](w), ecs.NewComponent[Life](w), width, height, ecs.NewComponent[engine.Scoped[Mode]](w)}
 	if !cfg.Title {
 		if err := c.populate(w, cfg); err != nil {
 			return nil, err
@@ -220,12 +222,12 @@ func New(cfg Config) (*Game, error) {
 		ecs.AddResource(w, burstSrc),
 		eng.AddExclusive(engine.PreUpdate, newFountain(c, cfg.Seed, w),
 			engine.EveryN(FountainEvery), engine.WhileRes(func(f *Fountain) bool { return f.On }), play),
-		eng.Add(engine.PreUpdate, &lifetime{c: c}, play),
-		eng.Add(engine.PreUpdate, seek.New(), play),
-		eng.Add(engine.Update, g.phys, play),
-		eng.Add(engine.Update, anim.New(), engine.After("physics"), play),
-		eng.Add(engine.Update, &landing{floor: height}, engine.After("physics"), engine.Before("anim"), play),
-		eng.Add(engine.Update, g.sparks, play),
+		eng.Add(engine.PreUpdate, &lifetime{c: c}, unpaused),
+		eng.Add(engine.PreUpdate, seek.New(), unpaused),
+		eng.Add(engine.Update, g.phys, unpaused),
+		eng.Add(engine.Update, anim.New(), engine.After("physics"), unpaused),
+		eng.Add(engine.Update, &landing{floor: height}, engine.After("physics"), engine.Before("anim"), unpaused),
+		eng.Add(engine.Update, g.sparks, unpaused),
 		eng.Add(engine.PreRender, g.cull))
 	if err == nil {
 		err = eng.Build()
@@ -348,7 +350,10 @@ func (g *Game) spawnBurst(x, y float64, n int) {
 		d := burstRadius * math.Sqrt(g.rng.Float64()) // uniform over the disc
 		px := min(max(x+d*math.Cos(a), 1), g.Width-1)
 		py := min(max(y+d*math.Sin(a), 1), g.Height-1)
-		g.comps.spawn(g.pending, g.rng, px, py, v*math.Cos(a), v*math.Sin(a)-60, newLife(g.rng, false))
+		e := g.comps.spawn(g.pending, g.rng, px, py, v*math.Cos(a), v*math.Sin(a)-60, newLife(g.rng, false))
+		if g.Mode() == Title {
+			g.comps.scope.Add(g.pending, e, engine.Scoped[Mode]{In: Title}) // gone when the game starts
+		}
 	}
 }
 

@@ -8,9 +8,8 @@ import (
 )
 
 // Mode is the game's state (engine.AddState): the title screen, playing or
-// paused. The simulation's systems run only while Playing (engine.InState);
-// the camera and culling run in every mode, so a paused world can be
-// looked around. Requests are applied at the start of the next step.
+// paused. The simulation's systems sit out the Paused steps; the camera
+// and culling run in every mode, so a paused world can be looked around. Requests are applied at the start of the next step.
 type Mode uint8
 
 // The modes.
@@ -22,8 +21,13 @@ const (
 
 func (m Mode) String() string { return [...]string{"title", "playing", "paused"}[m] }
 
-// play is the run condition of the simulation's systems.
-var play = engine.InState(Playing)
+// The run conditions of the simulation's systems: the fountain runs only
+// while Playing; the rest also on the title screen, where the player's
+// bursts fall (scoped to Title, they go when the game starts).
+var (
+	play     = engine.InState(Playing)
+	unpaused = engine.WhileRes(func(s *engine.State[Mode]) bool { return s.Current() != Paused })
+)
 
 // ModeRequest is the owner-side action a recording keeps of a mode
 // request (Start, TogglePause, StepPaused).

@@ -27,12 +27,15 @@ func playModes(t *testing.T, cfg game.Config) ([]uint64, *game.Game) {
 	require.NoError(t, g.Tick())
 	assert.Equal(t, game.Title, g.Mode())
 	assert.Zero(t, g.Len(), "the title screen has no world")
+	g.SpawnBurst(g.Width/2, g.Height/2, 30) // scoped to the title screen
+	require.NoError(t, g.Tick())
+	assert.Equal(t, 30, g.Len())
 	require.NoError(t, g.TogglePause(), "no pause on the title screen")
 	require.NoError(t, g.Start())
 	require.NoError(t, g.Start(), "a second request waits for the first")
 	require.NoError(t, g.Tick())
 	assert.Equal(t, game.Playing, g.Mode())
-	assert.Equal(t, 800, g.Len(), "leaving the title spawned the world")
+	assert.Equal(t, 800, g.Len(), "leaving the title spawned the world and despawned its bursts")
 	for range 10 {
 		require.NoError(t, g.Tick())
 	}
@@ -86,6 +89,8 @@ func TestModesReplay(t *testing.T) {
 	require.NoError(t, g.Record(&buf))
 	for i := range 40 {
 		switch i {
+		case 1:
+			g.SpawnBurst(g.Width/2, g.Height/2, 20)
 		case 3:
 			require.NoError(t, g.Start())
 		case 15, 25:
