@@ -386,7 +386,7 @@ func (w *World) touchAll(id ark.ID) {
 // versions are the versions of the table of ents when q watches or marks
 // a component, else nil. Executed only by the owner, in Prepare.
 func (q *queryBase) versions(ents []ark.Entity) *tableVers {
-	if len(q.watches) == 0 && !q.marks() {
+	if len(q.watches) == 0 && !q.marks() && !q.switches() {
 		return nil
 	}
 	return q.w.versionsOf(ents, q.tick)

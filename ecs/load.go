@@ -49,7 +49,7 @@ func (w *World) snapshotOf(f *saveFile, s *Snapshot) error {
 	for i := 0; i < len(f.Queries); i += 2 {
 		s.queries = append(s.queries, queryTicks{f.Queries[i], f.Queries[i+1]})
 	}
-	return nil
+	return w.fileEnabled(f, ids, s)
 }
 
 // fileComps maps the file's components to w's, by name and shape.

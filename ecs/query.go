@@ -68,6 +68,7 @@ type tableView struct {
 	cols  [maxCols]unsafe.Pointer
 	vers  [maxCols]*colVers // of watched written columns, to mark
 	marks bool              // some vers is not nil
+	tv    *tableVers        // the table's versions, when its jobs mark (changed.go, enable.go)
 }
 
 // init checks the column tokens, which must be d's own: a query can only
@@ -221,7 +222,10 @@ func (q *queryBase) addTable(ents []ark.Entity, cols [maxCols]unsafe.Pointer) {
 	}
 	tv := q.versions(ents)
 	vers := q.markers(tv)
-	q.tables = append(q.tables, tableView{ents: ents, cols: cols, vers: vers, marks: vers != [maxCols]*colVers{}})
+	if tv != nil {
+		q.switched(tv)
+	}
+	q.tables = append(q.tables, tableView{ents: ents, cols: cols, vers: vers, marks: vers != [maxCols]*colVers{}, tv: tv})
 	q.cut(len(q.tables)-1, tv, len(ents))
 }
 

@@ -33,7 +33,7 @@ import (
 
 // SaveVersion is the version of the save format this build writes and
 // reads.
-const SaveVersion = 1
+const SaveVersion = 2
 
 var saveMagic = [8]byte{'w', 'e', 'f', 't', 's', 'a', 'v', 'e'}
 
@@ -52,7 +52,8 @@ type saveFile struct {
 	Resources  []fileBlob
 	Events     []fileEvents
 	Versions   []fileVers
-	Queries    []uint64 // tick, last of each query, in build order
+	Queries    []uint64      // tick, last of each query, in build order
+	Enabled    []fileEnabled `cbor:",omitempty"`
 	Ticks      uint64
 	Moves      uint64
 	Tags       uint32
@@ -67,6 +68,12 @@ type fileTable struct {
 	Comps []uint16 // indexes into Comps
 	Ents  []byte   // (id, gen) pairs
 	Cols  [][]byte // by Comps
+}
+
+// fileEnabled is an enableable component's off bits, by entity id.
+type fileEnabled struct {
+	Comp uint16 // index into Comps
+	Off  []byte // uint64 each
 }
 
 type fileBlob struct {
@@ -172,6 +179,9 @@ func (w *World) fileOf(s *Snapshot) (*saveFile, error) {
 	}
 	for _, q := range s.queries {
 		f.Queries = append(f.Queries, q.tick, q.last)
+	}
+	for i, b := range w.enableList {
+		f.Enabled = append(f.Enabled, fileEnabled{Comp: comp(b.id.Index()), Off: asBytes(s.enabled[i])})
 	}
 	return f, nil
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // The access seam. Every token (Reader, Writer, LookupReader,
-// LookupWriter, Emitter, EventReader, ResReader, ResWriter, and a
+// LookupWriter, Emitter, EventReader, ResReader, ResWriter, EnabledReader,
+// EnabledWriter, and a
 // system's command buffers) is one use: a record in its system's Decl,
 // made when the token is declared at build time, of what it reaches and
 // how. Every call through a token checks that record in one place,
@@ -47,6 +48,8 @@ const (
 	kindEmit
 	kindEvents
 	kindCommands
+	kindReadEnabled
+	kindWriteEnabled
 	numKinds
 )
 
@@ -59,15 +62,17 @@ var kinds = [numKinds]struct {
 	safety     bool
 	token, fix string
 }{
-	kindRead:        {glue.Rows, safety.Read, true, "Reader[%s]", declareIn + "ecs.Read[%[2]s]" + useIt},
-	kindWrite:       {glue.Rows, safety.Write, true, "Writer[%s]", declareIn + "ecs.Write[%[2]s]" + useIt},
-	kindReadLookup:  {glue.AnyRow, safety.Read, true, "LookupReader[%s]", declareIn + "ecs.ReadLookup[%[2]s]" + useIt},
-	kindWriteLookup: {glue.AnyRow, safety.Write, true, "LookupWriter[%s]", declareIn + "ecs.WriteLookup[%[2]s]" + useIt},
-	kindReadRes:     {glue.Whole, safety.Read, true, "ResReader[%s]", declareIn + "ecs.ReadRes[%[2]s]" + useIt},
-	kindWriteRes:    {glue.Whole, safety.Write, true, "ResWriter[%s]", declareIn + "ecs.WriteRes[%[2]s]" + useIt},
-	kindEmit:        {glue.Emits, safety.Write, false, "Emitter[%s]", declareIn + "ecs.Emit[%[2]s]" + useIt},
-	kindEvents:      {glue.Reads, safety.Read, false, "EventReader[%s]", declareIn + "ecs.ReadEvents[%[2]s]" + useIt},
-	kindCommands:    {glue.Buffers, safety.Write, false, "command buffers%.0s", "record in %[1]q's own buffers: Commands(job) of the Decl of its Builder (b.Decl()), kept from its Build%.0[2]s"},
+	kindRead:         {glue.Rows, safety.Read, true, "Reader[%s]", declareIn + "ecs.Read[%[2]s]" + useIt},
+	kindWrite:        {glue.Rows, safety.Write, true, "Writer[%s]", declareIn + "ecs.Write[%[2]s]" + useIt},
+	kindReadLookup:   {glue.AnyRow, safety.Read, true, "LookupReader[%s]", declareIn + "ecs.ReadLookup[%[2]s]" + useIt},
+	kindWriteLookup:  {glue.AnyRow, safety.Write, true, "LookupWriter[%s]", declareIn + "ecs.WriteLookup[%[2]s]" + useIt},
+	kindReadRes:      {glue.Whole, safety.Read, true, "ResReader[%s]", declareIn + "ecs.ReadRes[%[2]s]" + useIt},
+	kindWriteRes:     {glue.Whole, safety.Write, true, "ResWriter[%s]", declareIn + "ecs.WriteRes[%[2]s]" + useIt},
+	kindEmit:         {glue.Emits, safety.Write, false, "Emitter[%s]", declareIn + "ecs.Emit[%[2]s]" + useIt},
+	kindEvents:       {glue.Reads, safety.Read, false, "EventReader[%s]", declareIn + "ecs.ReadEvents[%[2]s]" + useIt},
+	kindReadEnabled:  {glue.Rows, safety.Read, true, "EnabledReader[%s]", declareIn + "ecs.ReadEnabled[%[2]s]" + useIt},
+	kindWriteEnabled: {glue.Rows, safety.Write, true, "EnabledWriter[%s]", declareIn + "ecs.WriteEnabled[%[2]s]" + useIt},
+	kindCommands:     {glue.Buffers, safety.Write, false, "command buffers%.0s", "record in %[1]q's own buffers: Commands(job) of the Decl of its Builder (b.Decl()), kept from its Build%.0[2]s"},
 }
 
 const (

@@ -16,7 +16,8 @@ import (
 // order, each component's rows as bytes), Ark's entity pool (ids,
 // generations and the order in which dead ids are recycled), every
 // resource added with AddResource, the events emitted but not yet read,
-// the change versions with every query's last tick, and the counters
+// the change versions with every query's last tick, the on/off bits of
+// enableable components, and the counters
 // they are compared with. Components and resources must be plain data
 // (no pointers, slices, maps, strings or interfaces): their bytes are
 // their value, so a copy is a memmove.
@@ -46,6 +47,7 @@ type Snapshot struct {
 	events          []any    // by World.streamOrder index: *eventsCopy[T]
 	vers            map[tableKey]*tableVers
 	queries         []queryTicks // by World.allQueries index
+	enabled         [][]uint64   // off bits by World.enableList index (enable.go)
 	ticks, moves    uint64
 	tags            uint32
 
@@ -118,6 +120,7 @@ func (w *World) Snapshot(dst *Snapshot) error {
 		dst.events[i] = s.save(dst.events[i])
 	}
 	dst.saveVersions(w)
+	dst.saveEnabled(w)
 	dst.queries = dst.queries[:0]
 	for _, q := range w.allQueries {
 		dst.queries = append(dst.queries, queryTicks{q.tick, q.last})
@@ -217,6 +220,7 @@ func (w *World) Restore(src *Snapshot) error {
 		s.load(src.events[i])
 	}
 	src.loadVersions(w)
+	src.loadEnabled(w)
 	for i, q := range w.allQueries[:min(len(w.allQueries), len(src.queries))] {
 		q.tick, q.last = src.queries[i].tick, src.queries[i].last
 	}

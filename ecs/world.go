@@ -65,6 +65,9 @@ type World struct {
 	ticks        uint64                  // change ticks: one per Prepare and per commands' mark
 	lookupWrites []*lookupWrite          // every write lookup, for change detection (lookup.go)
 
+	enabled    [256]*enableBits // enableable components' bits, by ID index (enable.go)
+	enableList []*enableBits    // the same, in the order made
+
 	active   []*Commands  // EndFrame scratch
 	hashEnts []ark.Entity // Hash scratch
 	ids      []ark.ID

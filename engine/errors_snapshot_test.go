@@ -36,7 +36,7 @@ func Example_e014() {
 	old := file.Bytes()
 	old[8] = 7 // the format version, after the 8 bytes of "weftsave"
 	err := w.Load(bytes.NewReader(old))
-	// ecs: WEFT-E014: the save file has format version 7 and this build reads version 1; load it with the weft version that wrote it
+	// ecs: WEFT-E014: the save file has format version 7 and this build reads version 2; load it with the weft version that wrote it
 	fmt.Println(err)
-	// Output: ecs: WEFT-E014: the save file has format version 7 and this build reads version 1; load it with the weft version that wrote it
+	// Output: ecs: WEFT-E014: the save file has format version 7 and this build reads version 2; load it with the weft version that wrote it
 }

@@ -1,0 +1,281 @@
+package ecs
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	ark "github.com/mlange-42/ark/ecs"
+	"github.com/stretchr/testify/require"
+	"github.com/weft-engine/weft/jobs"
+	"github.com/weft-engine/weft/safety"
+)
+
+// switcher is a scene with a system that switches pos off for the rows
+// it picks and one that reads which rows are on.
+type switcher struct {
+	s    *scene
+	sw   *Decl
+	wen  EnabledWriter[pos]
+	wq   *Query1[pos]
+	rd   *Decl
+	ren  EnabledReader[pos]
+	rq   *Query1[pos]
+	rpos Reader[pos]
+}
+
+func newSwitcher(t testing.TB, n int) *switcher {
+	x := &switcher{s: newScene(t, n, Options{})}
+	w := x.s.w
+	x.sw = w.System("switch")
+	x.wen = WriteEnabled[pos](x.sw)
+	x.wq = NewQuery1(x.sw, Read[pos](x.sw))
+	x.rd = w.System("read")
+	x.ren, x.rpos = ReadEnabled[pos](x.rd), Read[pos](x.rd)
+	x.rq = NewQuery1(x.rd, x.rpos)
+	require.NoError(t, x.sw.Err())
+	require.NoError(t, x.rd.Err())
+	return x
+}
+
+// pass runs body over every chunk of q, chunk-parallel on pool.
+func pass(t testing.TB, pool *jobs.Pool, q *Query1[pos], batch int, body func(c *Chunk)) {
+	n, err := q.Prepare(batch)
+	require.NoError(t, err)
+	h, err := pool.ParallelFor(jobs.Job{Label: jobs.Label{Name: q.d.name}, Run: q.Job(body)}, n, 1)
+	require.NoError(t, err)
+	require.NoError(t, pool.Wait(h))
+}
+
+// frame switches off the rows whose entity id is a multiple of k (on the
+// others), then returns the entities that the reader's On visits and the
+// sum of their pos.X.
+func (x *switcher) frame(t testing.TB, pool *jobs.Pool, batch int, k uint32) ([]ark.Entity, float64) {
+	w := x.s.w
+	require.NoError(t, w.BeginFrame())
+	pass(t, pool, x.wq, batch, func(c *Chunk) {
+		for i, e := range c.Entities() {
+			x.wen.Set(c, i, e.ID()%k != 0)
+		}
+	})
+	var on []ark.Entity
+	sums := make([]float64, 0)
+	n, err := x.rq.Prepare(batch)
+	require.NoError(t, err)
+	sums = slices.Grow(sums, n)[:n]
+	h, err := pool.ParallelFor(jobs.Job{Label: jobs.Label{Name: "read"}, Run: x.rq.Job(func(c *Chunk) {
+		p := x.rpos.Column(c)
+		for i := range x.ren.On(c) {
+			sums[c.Index()] += p[i].X
+		}
+	})}, n, 1)
+	require.NoError(t, err)
+	require.NoError(t, pool.Wait(h))
+	for i := range n {
+		c := &x.rq.chunks[i]
+		for r := range x.ren.On(c) {
+			on = append(on, c.Entities()[r])
+		}
+	}
+	_, err = w.EndFrame()
+	require.NoError(t, err)
+	require.NoError(t, pool.Reset())
+	total := 0.0
+	for _, s := range sums {
+		total += s
+	}
+	return on, total
+}
+
+// Switches from chunk jobs are seen by the next system's On, by
+// IsEnabled, and by Off; what is visited does not depend on the worker
+// count or the batch size.
+func TestEnabledSwitchFromJobs(t *testing.T) {
+	var want string
+	for _, workers := range []int{0, 1, 2, 4} {
+		for _, batch := range []int{1, 50, 64, 300} {
+			x := newSwitcher(t, 500)
+			pool := newPool(t, workers)
+			var got string
+			for _, k := range []uint32{3, 2, 5} {
+				on, sum := x.frame(t, pool, batch, k)
+				for _, e := range entities(x.s.w) {
+					en, err := IsEnabled[pos](x.s.w, e)
+					require.NoError(t, err)
+					require.Equal(t, e.ID()%k != 0, en, "entity %v", e)
+					require.Equal(t, en, slices.Contains(on, e))
+				}
+				got += fmt.Sprint(on, sum)
+			}
+			if want == "" {
+				want = got
+			}
+			require.Equal(t, want, got, "W=%d batch=%d", workers, batch)
+		}
+	}
+}
+
+// A component is on when an entity gets it: a new entity, a reused id,
+// and an entity that lost T and got it again.
+func TestEnabledOnWhenGot(t *testing.T) {
+	x := newSwitcher(t, 100)
+	w := x.s.w
+	x.frame(t, newPool(t, 0), 64, 1) // every entity off
+	ents := entities(w)
+	b := w.NewCommands()
+	b.Despawn(ents[0])
+	x.s.posC.Remove(b, ents[1])
+	fresh := b.Spawn()
+	x.s.posC.Add(b, fresh, pos{})
+	_, err := w.Apply(b)
+	require.NoError(t, err)
+	b = w.NewCommands()
+	x.s.posC.Add(b, ents[1], pos{})
+	_, err = w.Apply(b)
+	require.NoError(t, err)
+	got := 0
+	for _, e := range entities(w) {
+		if e == ents[1] || !slices.Contains(ents, e) {
+			got++
+			on, err := IsEnabled[pos](w, e)
+			require.NoError(t, err)
+			require.True(t, on, "entity %v", e)
+		}
+	}
+	require.Equal(t, 2, got)
+	on, err := IsEnabled[pos](w, ents[2])
+	require.NoError(t, err)
+	require.False(t, on)
+}
+
+// A switch from a job marks its row's block changed for a Changed filter,
+// and only a switch that changes the state.
+func TestChangedSeesASwitch(t *testing.T) {
+	x := newSwitcher(t, 500)
+	w := x.s.w
+	watch := newWatcher(w, "watch", false)
+	pool := newPool(t, 0)
+	frame := func(row func(e ark.Entity) (bool, bool)) []ark.Entity {
+		require.NoError(t, w.BeginFrame())
+		pass(t, pool, x.wq, 64, func(c *Chunk) {
+			for i, e := range c.Entities() {
+				if set, on := row(e); set {
+					x.wen.Set(c, i, on)
+				}
+			}
+		})
+		watch.run(t, 64)
+		_, err := w.EndFrame()
+		require.NoError(t, err)
+		return slices.Clone(watch.seen)
+	}
+	frame(func(ark.Entity) (bool, bool) { return false, false }) // the first frame sees everything
+	target := entities(w)[130]
+	seen := frame(func(e ark.Entity) (bool, bool) { return e == target, false })
+	require.Contains(t, seen, target)
+	require.Less(t, len(seen), 100, "only the switched row's block")
+	seen = frame(func(e ark.Entity) (bool, bool) { return e == target, false }) // off again: no change
+	require.Empty(t, seen)
+}
+
+// A restore and a load put the bits back; a file of the older format is
+// refused with its typed error.
+func TestEnabledSnapshotAndSave(t *testing.T) {
+	x := newSwitcher(t, 300)
+	w := x.s.w
+	pool := newPool(t, 0)
+	state := func() string {
+		var s string
+		for _, e := range entities(w) {
+			on, err := IsEnabled[pos](w, e)
+			require.NoError(t, err)
+			s += fmt.Sprint(e, on)
+		}
+		return s
+	}
+	x.frame(t, pool, 64, 3)
+	var snap Snapshot
+	require.NoError(t, w.Snapshot(&snap))
+	var file bytes.Buffer
+	require.NoError(t, w.Save(&file))
+	want := state()
+	x.frame(t, pool, 64, 2)
+	require.NotEqual(t, want, state())
+	require.NoError(t, w.Restore(&snap))
+	require.Equal(t, want, state())
+	x.frame(t, pool, 64, 2)
+	require.NoError(t, w.Load(bytes.NewReader(file.Bytes())))
+	require.Equal(t, want, state())
+
+	old := bytes.Clone(file.Bytes())
+	binary.LittleEndian.PutUint32(old[8:], 1)
+	err := w.Load(bytes.NewReader(old))
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, CodeSaveVersion, e.Code)
+	require.Equal(t, want, state())
+
+	other := newScene(t, 300, Options{}) // pos is not enableable there
+	err = other.w.Load(bytes.NewReader(file.Bytes()))
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, CodeBadFile, e.Code)
+}
+
+// For the safety checks a switch is a write of the component and a
+// filter by its state a read.
+func TestEnabledDeclaresItsComponent(t *testing.T) {
+	x := newSwitcher(t, 10)
+	key := component[pos](x.s.w).key
+	require.Contains(t, x.sw.Decls(), safety.Decl{Key: key, Mode: safety.Write})
+	require.Contains(t, x.rd.Decls(), safety.Decl{Key: key, Mode: safety.Read})
+}
+
+// Misuse answers with typed errors: another system's token, the zero
+// token, a row out of the chunk, an entity without the component, a call
+// during a frame.
+func TestEnabledMisuse(t *testing.T) {
+	x := newSwitcher(t, 100)
+	w := x.s.w
+	code := func(f func()) (c Code) {
+		defer func() {
+			var e *Error
+			if r := recover(); r != nil {
+				if err, ok := r.(error); ok && errors.As(err, &e) {
+					c = e.Code
+				}
+			}
+		}()
+		f()
+		return ""
+	}
+	require.NoError(t, w.BeginFrame())
+	n, err := x.rq.Prepare(64)
+	require.NoError(t, err)
+	require.Positive(t, n)
+	c := &x.rq.chunks[0]
+	require.Equal(t, CodeUndeclared, code(func() { x.wen.Set(c, 0, false) }))
+	require.Equal(t, CodeBadArgument, code(func() { EnabledWriter[pos]{}.Set(c, 0, false) }))
+	require.Equal(t, CodeBadArgument, code(func() { x.ren.Enabled(c, c.Len()) }))
+	_, err = IsEnabled[pos](w, entities(w)[0])
+	requireCode(t, CodeLocked, err)
+	_, err = w.EndFrame()
+	require.Error(t, err) // the refusals above went to EndFrame
+	var hp Entity
+	for _, e := range entities(w) {
+		if ok := w.unsafe.Has(e, x.s.hpC.id); !ok {
+			hp = e
+			break
+		}
+	}
+	requireCode(t, CodeNotFound, SetEnabled[health](w, hp, false))
+}
+
+func requireCode(t *testing.T, code Code, err error) {
+	t.Helper()
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, code, e.Code)
+}
