@@ -74,17 +74,9 @@ func (w *World) fileComps(types []fileType) ([]ark.ID, error) {
 // entity its components hold must name an id of the pool.
 func (w *World) fileTables(f *saveFile, ids []ark.ID, s *Snapshot, alive []bool, reserved uint32) error {
 	for _, ft := range f.Tables {
-		var t tableCopy
-		for _, c := range ft.Comps {
-			if int(c) >= len(ids) {
-				return errors.New("a table names a component that the file does not list")
-			}
-			id := ids[c]
-			if t.key[id.Index()>>6]&(1<<(id.Index()&63)) != 0 {
-				return errors.New("a table lists a component twice")
-			}
-			t.key[id.Index()>>6] |= 1 << (id.Index() & 63)
-			t.ids = append(t.ids, id)
+		t, err := fileKey(ft.Comps, ids)
+		if err != nil {
+			return err
 		}
 		ents, ok := fromBytes[ark.Entity](ft.Ents)
 		if !ok || len(ents) == 0 || len(ft.Cols) != len(t.ids) || s.find(t.key, 0) >= 0 {
@@ -106,6 +98,25 @@ func (w *World) fileTables(f *saveFile, ids []ark.ID, s *Snapshot, alive []bool,
 		s.tables, s.n = append(s.tables, t), s.n+1
 	}
 	return nil
+}
+
+// fileKey is the table of a file's component list comps, which indexes
+// ids: its key and ids, or an error for an index out of the list or a
+// component listed twice.
+func fileKey(comps []uint16, ids []ark.ID) (tableCopy, error) {
+	var t tableCopy
+	for _, c := range comps {
+		if int(c) >= len(ids) {
+			return t, errors.New("a table names a component that the file does not list")
+		}
+		id := ids[c]
+		if t.key[id.Index()>>6]&(1<<(id.Index()&63)) != 0 {
+			return t, errors.New("a table lists a component twice")
+		}
+		t.key[id.Index()>>6] |= 1 << (id.Index() & 63)
+		t.ids = append(t.ids, id)
+	}
+	return t, nil
 }
 
 // checkColumn checks a column's length and the entities its rows hold.

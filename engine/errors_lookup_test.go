@@ -1,3 +1,5 @@
+//go:build !weft_nochecks
+
 package engine_test
 
 // The example of docs/errors.md's WEFT-E009 (writes that chunks share);

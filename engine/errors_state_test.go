@@ -1,3 +1,5 @@
+//go:build !weft_nochecks
+
 package engine_test
 
 // The examples of docs/errors.md for the state errors (WEFT-G016,

@@ -120,22 +120,6 @@ func TestFailureBlocksOwnPasses(t *testing.T) {
 	}
 }
 
-// A misuse found by the ecs checks, or of a marker, names its system.
-func TestMisuseNamesSystem(t *testing.T) {
-	var ee *engine.Error
-	require.True(t, errors.As(leakyError(), &ee))
-	assert.Equal(t, "leaky", ee.System)
-	assert.ErrorIs(t, ee, ecs.ErrReadModified)
-	err := tick1(t, func(e *engine.Engine) {
-		e.Add(engine.Update, chunky("marking", func(b *engine.Builder, d *ecs.Decl) func(c *ecs.Chunk) {
-			m := b.Marker("loop")
-			return func(c *ecs.Chunk) { m.Begin(c.Worker() + 99).End() }
-		}))
-	})
-	require.True(t, errors.As(err, &ee), "%v", err)
-	assert.Equal(t, "marking", ee.System, "a marker used with a wrong participant names its system")
-}
-
 // A Range pass has no chunk, so it cannot emit: the step says so, names
 // the system, and says what to use instead.
 func TestRangeCannotEmit(t *testing.T) {
