@@ -114,8 +114,9 @@ gen-check:
 
 # vet type-checks Ebiten's cgo code too, hence the build packages.
 vet: deps-build
-	@echo "== vet: go vet ./..., and in bench/"
+	@echo "== vet: go vet ./..., with -tags weft_nochecks, and in bench/"
 	@go vet ./...
+	@go vet -tags weft_nochecks ./...
 	@cd bench && go vet ./...
 
 # Pinned: a new staticcheck release may report new things. The first run
