@@ -231,6 +231,14 @@ func TestEnabledDeclaresItsComponent(t *testing.T) {
 	key := component[pos](x.s.w).key
 	require.Contains(t, x.sw.Decls(), safety.Decl{Key: key, Mode: safety.Write})
 	require.Contains(t, x.rd.Decls(), safety.Decl{Key: key, Mode: safety.Read})
+
+	// a column and the state of one component are one declaration, of the
+	// stronger mode, whichever comes first
+	d := x.s.w.System("both")
+	ReadEnabled[pos](d)
+	Write[pos](d)
+	WriteEnabled[pos](d)
+	require.Equal(t, []safety.Decl{{Key: key, Mode: safety.Write}}, d.Decls())
 }
 
 // Misuse answers with typed errors: another system's token, the zero

@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	ark "github.com/mlange-42/ark/ecs"
@@ -99,13 +100,37 @@ func (d *Decl) declare(k kind, key safety.Key, typ string) *use {
 		d.fail(d.w.lockedErr("declaring access of system " + d.name))
 	}
 	u := &use{on: &d.w.checks, d: d, kind: k, mode: kinds[k].mode, key: key, typ: typ}
-	d.uses = append(d.uses, u)
 	if kinds[k].safety {
-		d.decls = append(d.decls, safety.Decl{Key: key, Mode: u.mode})
 		d.access.Add(key, u.mode)
+		if i := d.sharedWith(u); i >= 0 { // one declaration of the component, the stronger mode
+			d.decls[i].Mode = max(d.decls[i].Mode, u.mode)
+		} else {
+			d.decls = append(d.decls, safety.Decl{Key: key, Mode: u.mode})
+		}
 	}
+	d.uses = append(d.uses, u)
 	return u
 }
+
+// sharedWith is the index in d.decls of the declaration that u shares:
+// a component's on/off state (enable.go) and its column are one key for
+// the safety checks, so a system that declares both declares it once.
+// It is -1 when u declares its key alone (a second column token of one
+// component stays a second declaration, which the checks refuse).
+func (d *Decl) sharedWith(u *use) int {
+	for _, o := range d.uses {
+		if o.key == u.key && isEnabled(o.kind) != isEnabled(u.kind) && isColumn(o.kind) && isColumn(u.kind) {
+			return slices.IndexFunc(d.decls, func(x safety.Decl) bool { return x.Key == u.key })
+		}
+	}
+	return -1
+}
+
+func isEnabled(k kind) bool { return k == kindReadEnabled || k == kindWriteEnabled }
+
+// isColumn reports whether k reaches the rows of a component of the
+// chunk: a column or its on/off state.
+func isColumn(k kind) bool { return k == kindRead || k == kindWrite || isEnabled(k) }
 
 // Uses appends to dst the system's uses, one per token, in declaration
 // order; the command buffers' use is not among them.

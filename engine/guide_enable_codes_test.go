@@ -1,0 +1,86 @@
+//go:build !weft_nochecks
+
+package engine_test
+
+import (
+	"testing"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+)
+
+// The claims of the guide's section 19 about the codes it names.
+func init() {
+	// step runs one step of a system whose job switches Stunned through
+	// tok (its own, or another system's) at row.
+	step := func(foreign bool, row int) error {
+		w := ecs.NewWorld(ecs.Options{})
+		stunned := ecs.NewComponent[Stunned](w)
+		b := w.NewCommands()
+		stunned.Add(b, b.Spawn(), Stunned{})
+		if _, err := w.Apply(b); err != nil {
+			return err
+		}
+		eng, err := engine.New(w, engine.Config{Workers: 0})
+		if err != nil {
+			return err
+		}
+		defer eng.Close()
+		var other ecs.EnabledWriter[Stunned]
+		owner := &toy{name: "owner", build: func(b *engine.Builder) error {
+			other = ecs.WriteEnabled[Stunned](b.Decl())
+			return nil
+		}, sched: func(*engine.Frame) error { return nil }}
+		var pass *engine.Pass
+		user := &toy{name: "user", build: func(b *engine.Builder) error {
+			d := b.Decl()
+			own := ecs.WriteEnabled[Stunned](d)
+			pass = b.Chunks("switch", ecs.NewQuery1(d, ecs.Read[Stunned](d)), func(c *ecs.Chunk) {
+				if foreign {
+					other.Set(c, row, false)
+				} else {
+					own.Set(c, row, false)
+				}
+			})
+			return nil
+		}, sched: func(f *engine.Frame) error { return f.Run(pass) }}
+		if err := eng.Add(engine.Update, owner); err != nil {
+			return err
+		}
+		if err := eng.Add(engine.Update, user, engine.After("owner")); err != nil {
+			return err
+		}
+		if err := eng.Build(); err != nil {
+			return err
+		}
+		return eng.Tick()
+	}
+	guideClaims = append(guideClaims,
+		guideClaim{"A job that switches through another system's token fails its step with WEFT-E001.", func(t *testing.T) error {
+			return step(true, 0)
+		}},
+		guideClaim{"A row outside the chunk fails it with WEFT-E007.", func(t *testing.T) error {
+			return step(false, 5)
+		}},
+		guideClaim{"`SetEnabled` of an entity that is not alive or lacks `T` returns WEFT-E011.", func(t *testing.T) error {
+			w := ecs.NewWorld(ecs.Options{})
+			ecs.NewComponent[Stunned](w)
+			b := w.NewCommands()
+			ecs.NewComponent[Impact](w).Add(b, b.Spawn(), Impact{})
+			if _, err := w.Apply(b); err != nil {
+				return err
+			}
+			for e := range must2(w.Entities()) {
+				return ecs.SetEnabled[Stunned](w, e, true)
+			}
+			return nil
+		}},
+	)
+}
+
+func must2[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
