@@ -2,8 +2,6 @@ package ecs
 
 import (
 	"fmt"
-	"iter"
-	"math/bits"
 	"reflect"
 	"slices"
 	"sync/atomic"
@@ -20,9 +18,10 @@ import (
 // off), so that it follows the entity from table to table and needs no
 // upkeep when Ark moves rows; a component is on when an entity gets it,
 // and an id is on again when its entity is despawned or loses the
-// component. A chunk job reads the bits of its rows 64 at a time into a
-// mask and visits the rows whose bit says on (or off), so a pass over a
-// chunk where half the rows are off does half the work.
+// component. A chunk job gathers the bits of its rows, without a branch
+// per row, into the indexes of the rows that are on (or off) and visits
+// those: a pass over a chunk where half the rows are off does half the
+// work, plus the gather (one bit read per row).
 //
 // For the safety checks the state is part of the component: ReadEnabled
 // declares a read of T, WriteEnabled a write of T, so a system that
@@ -98,37 +97,27 @@ func (b *enableBits) set(id uint32, on bool) bool {
 	return atomic.OrUint64(&b.off[i], bit)&bit == 0
 }
 
-// mask is the bits of ents (at most 64) that are on (want) or off.
-func (b *enableBits) mask(ents []ark.Entity, want bool) uint64 {
-	var m uint64
-	off := b.off
+// rows writes into dst (at least as long as ents) the indexes of ents
+// whose component is on (want) or off, and returns them. Branch-free per
+// row, so that a random mix of states costs what a run of one does. Any
+// goroutine.
+func (b *enableBits) rows(dst []int, ents []ark.Entity, want bool) []int {
+	keep := uint64(1)
+	if !want {
+		keep = 0
+	}
+	n, off := 0, b.off
+	dst = dst[:len(ents)]
 	for j, e := range ents {
 		id := e.ID()
 		var bit uint64
-		if i := int(id >> 6); i < len(off) {
+		if i := id >> 6; int(i) < len(off) {
 			bit = atomic.LoadUint64(&off[i]) >> (id & 63) & 1
 		}
-		m |= bit << j
+		dst[n] = j
+		n += int(bit ^ keep)
 	}
-	if want {
-		m = ^m
-	}
-	return m & (^uint64(0) >> (64 - len(ents)))
-}
-
-// rows yields the rows of ents whose component is on (want) or off.
-func (b *enableBits) rows(ents []ark.Entity, want bool) iter.Seq[int] {
-	return func(yield func(int) bool) {
-		for lo := 0; lo < len(ents); lo += 64 {
-			m := b.mask(ents[lo:min(lo+64, len(ents))], want)
-			for m != 0 {
-				if !yield(lo + bits.TrailingZeros64(m)) {
-					return
-				}
-				m &= m - 1
-			}
-		}
-	}
+	return dst[:n]
 }
 
 // enabledTok is what EnabledReader and EnabledWriter share.
@@ -166,18 +155,35 @@ func (t enabledTok) check(c *Chunk, k kind) {
 }
 
 // On is the chunk's rows (0 for its first) whose entity has T on, in row
-// order: a pass that ranges over it skips the rows where T is off.
-// Executed only by the job that owns c.
-func (t enabledTok) On(c *Chunk) iter.Seq[int] {
+// order: a pass that ranges over it skips the rows where T is off. The
+// slice is the chunk's own and holds until the next call of On or Off
+// for the chunk. Executed only by the job that owns c.
+func (t enabledTok) On(c *Chunk) []int {
 	t.check(c, kindReadEnabled)
-	return t.b.rows(c.Entities(), true)
+	return t.b.rows(c.rowBuf(), c.Entities(), true)
 }
 
-// Off is the chunk's rows whose entity has T off, in row order. Executed
-// only by the job that owns c.
-func (t enabledTok) Off(c *Chunk) iter.Seq[int] {
+// Off is the chunk's rows whose entity has T off, in row order, in the
+// same slice as On's. Executed only by the job that owns c.
+func (t enabledTok) Off(c *Chunk) []int {
 	t.check(c, kindReadEnabled)
-	return t.b.rows(c.Entities(), false)
+	return t.b.rows(c.rowBuf(), c.Entities(), false)
+}
+
+// rowBuf is the chunk's part of its query's row buffer. Executed only by
+// the job that owns c.
+func (c *Chunk) rowBuf() []int { return c.q.rowBuf[c.at : c.at+c.Len()] }
+
+// sizeRowBuf makes room in q.rowBuf for a row index per row of this
+// frame's chunks when q's system reads a component's on/off state.
+// Executed only by the owner, in Prepare.
+func (q *queryBase) sizeRowBuf() {
+	for _, u := range q.d.uses {
+		if isEnabled(u.kind) && cap(q.rowBuf) < q.rows {
+			q.rowBuf = make([]int, q.rows)
+		}
+	}
+	q.rowBuf = q.rowBuf[:cap(q.rowBuf)]
 }
 
 // Enabled reports whether the entity of the chunk's row has T on.

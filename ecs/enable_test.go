@@ -68,7 +68,7 @@ func (x *switcher) frame(t testing.TB, pool *jobs.Pool, batch int, k uint32) ([]
 	sums = slices.Grow(sums, n)[:n]
 	h, err := pool.ParallelFor(jobs.Job{Label: jobs.Label{Name: "read"}, Run: x.rq.Job(func(c *Chunk) {
 		p := x.rpos.Column(c)
-		for i := range x.ren.On(c) {
+		for _, i := range x.ren.On(c) {
 			sums[c.Index()] += p[i].X
 		}
 	})}, n, 1)
@@ -76,7 +76,7 @@ func (x *switcher) frame(t testing.TB, pool *jobs.Pool, batch int, k uint32) ([]
 	require.NoError(t, pool.Wait(h))
 	for i := range n {
 		c := &x.rq.chunks[i]
-		for r := range x.ren.On(c) {
+		for _, r := range x.ren.On(c) {
 			on = append(on, c.Entities()[r])
 		}
 	}

@@ -54,6 +54,7 @@ type queryBase struct {
 	chunks []Chunk
 	rows   int             // the rows of chunks
 	saved  [maxCols][]byte // watched written columns' rows as each chunk's job found them (changed.go)
+	rowBuf []int           // the rows that On and Off give, by chunk (enable.go)
 	bufs   []*Commands     // by chunk index
 	batch  int
 	resets []func(n int) // the query's reductions, zeroed for n chunks by prepare
@@ -149,6 +150,7 @@ func (q *queryBase) prepare(batch int) (int, error) {
 	q.tick = q.w.ticks
 	q.fill()
 	q.sizeSaved()
+	q.sizeRowBuf()
 	for _, r := range q.resets {
 		r(len(q.chunks))
 	}

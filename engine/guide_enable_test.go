@@ -36,7 +36,7 @@ func (s *Knock) Build(b *engine.Builder) error {
 	s.stun = ecs.WriteEnabled[Stunned](d) // switches Stunned on and off
 	s.pass = b.Chunks("knock", ecs.NewQuery2(d, s.impact, s.left), func(c *ecs.Chunk) {
 		hit, left := s.impact.Column(c), s.left.Column(c)
-		for i := range s.stun.On(c) { // only the rows where Stunned is on
+		for _, i := range s.stun.On(c) { // only the rows where Stunned is on
 			if left[i].Left--; left[i].Left == 0 {
 				s.stun.Set(c, i, false)
 			}
@@ -67,11 +67,7 @@ func (s *Steer) Build(b *engine.Builder) error {
 	d := b.Decl()
 	s.stun = ecs.ReadEnabled[Stunned](d) // ordered after Knock, which switches it
 	s.pass = b.Chunks("steer", ecs.NewQuery1(d, ecs.Read[Stunned](d)), func(c *ecs.Chunk) {
-		n := 0
-		for range s.stun.Off(c) { // skips the stunned rows, 64 at a time
-			n++
-		}
-		s.Steered.Add(int64(n))
+		s.Steered.Add(int64(len(s.stun.Off(c)))) // the rows of bodies not stunned
 	})
 	return nil
 }
