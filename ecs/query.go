@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"unsafe"
 
@@ -42,13 +43,16 @@ func Optional[T any](c Col[T]) Filter { return Filter{opt: true, tok: c.token()}
 // queryBase is the arity-independent part of a query: its columns, its
 // chunks of the current frame and their command buffers.
 type queryBase struct {
-	w     *World
-	d     *Decl
-	seq   int    // its rank among d's queries, in command playback
-	cols  []*use // the required columns, then the optional ones
-	nreq  int
-	fill  func() // the generated part: walks the Ark query, calls addTable
-	frame uint64
+	w    *World
+	d    *Decl
+	seq  int    // its rank among d's queries, in command playback
+	cols []*use // the required columns, then the optional ones
+	nreq int
+	// with and without: its filters' component types, which Inspect
+	// matches an entity against besides the required columns.
+	with, without []reflect.Type
+	fill          func() // the generated part: walks the Ark query, calls addTable
+	frame         uint64
 
 	tables []tableView
 	chunks []Chunk
@@ -103,6 +107,12 @@ func (q *queryBase) init(d *Decl, filters []Filter, cols ...*use) (with, without
 		q.own(c, "a column")
 	}
 	q.cols = cols
+	for _, c := range with {
+		q.with = append(q.with, c.Type())
+	}
+	for _, c := range without {
+		q.without = append(q.without, c.Type())
+	}
 	return with, without
 }
 

@@ -1,0 +1,148 @@
+package ecs
+
+import (
+	"cmp"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/weft-engine/weft/safety"
+)
+
+// Inspection is what one entity is, as plain data for a tool (the
+// overlay's inspector, a headless report): its components with their
+// values, and the systems whose declared access reaches it. Relations
+// are not shown: the world has none.
+type Inspection struct {
+	Entity     Entity
+	Components []ComponentValue // in the order of the entity's table
+	Systems    []SystemTouch    // in playback order (the engine's built order)
+}
+
+// ComponentValue is one component of an inspected entity, its value
+// formatted with %+v.
+type ComponentValue struct{ Name, Value string }
+
+// SystemTouch is a system that reads or writes components of an
+// inspected entity: through a query that matches the entity (its
+// required columns and With filters are among the entity's components,
+// none of its Without ones), or through a lookup of a component the
+// entity has, marked "(lookup)": a lookup may reach any entity.
+type SystemTouch struct {
+	System        string
+	Reads, Writes []string // component names
+}
+
+// Inspect describes e: its components with their values, read through
+// reflection on the registered column types, and the systems whose
+// declared access reaches it. It answers CodeNotFound for an entity that
+// is not alive, CodeUnresolved for a Spawn placeholder and CodeLocked
+// during a frame. Executed only by the owner, outside of frames.
+func (w *World) Inspect(e Entity) (Inspection, error) {
+	switch {
+	case w.inFrame:
+		return Inspection{}, w.lockedErr("World.Inspect")
+	case isPlaceholder(e):
+		return Inspection{}, errorf(CodeUnresolved, "", "", "World.Inspect of %v, a Spawn placeholder: its buffer has not played yet; inspect it after the playback", e)
+	case !w.ark.Alive(e):
+		return Inspection{}, errorf(CodeNotFound, "", "", "World.Inspect of entity %v, which is not alive (despawned, or never spawned)", e)
+	}
+	in := Inspection{Entity: e}
+	ids := w.unsafe.IDs(e)
+	var has [256]bool
+	for i := 0; i < ids.Len(); i++ {
+		id := ids.Get(i)
+		has[id.Index()] = true
+		v := "?" // a type Ark registered without weft (none today)
+		if t := w.types[id.Index()]; t != nil {
+			v = fmt.Sprintf("%+v", reflect.NewAt(t, w.unsafe.GetUnchecked(e, id)).Elem().Interface())
+		}
+		in.Components = append(in.Components, ComponentValue{Name: w.names[id.Index()], Value: v})
+	}
+	decls := slices.Clone(w.decls)
+	slices.SortStableFunc(decls, func(a, b *Decl) int { return cmp.Compare(a.order, b.order) })
+	for _, d := range decls {
+		if t := w.reach(d, &has); len(t.Reads)+len(t.Writes) > 0 {
+			in.Systems = append(in.Systems, t)
+		}
+	}
+	return in, nil
+}
+
+// reach is what d's declared access reaches of an entity whose
+// components are has. Executed only by the owner.
+func (w *World) reach(d *Decl, has *[256]bool) SystemTouch {
+	t := SystemTouch{System: d.name}
+	add := func(u *use, suffix string) {
+		name := w.names[u.id.Index()] + suffix
+		list := &t.Reads
+		if u.mode == safety.Write {
+			list = &t.Writes
+		}
+		if !slices.Contains(*list, name) {
+			*list = append(*list, name)
+		}
+	}
+	for _, q := range w.allQueries {
+		if q.d != d || !w.matches(q, has) {
+			continue
+		}
+		for _, c := range q.cols {
+			if has[c.id.Index()] {
+				add(c, "")
+			}
+		}
+	}
+	for _, u := range d.uses {
+		if (u.kind == kindReadLookup || u.kind == kindWriteLookup) && has[u.id.Index()] {
+			add(u, " (lookup)")
+		}
+	}
+	return t
+}
+
+// matches reports whether q's tables include an entity whose components
+// are has.
+func (w *World) matches(q *queryBase, has *[256]bool) bool {
+	for _, c := range q.cols[:q.nreq] {
+		if !has[c.id.Index()] {
+			return false
+		}
+	}
+	for _, t := range q.with {
+		if c, ok := w.comps[t]; !ok || !has[c.id.Index()] {
+			return false
+		}
+	}
+	for _, t := range q.without {
+		if c, ok := w.comps[t]; ok && has[c.id.Index()] {
+			return false
+		}
+	}
+	return true
+}
+
+// Lines is the inspection as text, one line per component and system,
+// for the overlay's panel and headless reports alike.
+func (in Inspection) Lines() []string {
+	lines := []string{fmt.Sprintf("entity %d (generation %d)", in.Entity.ID(), in.Entity.Gen())}
+	for _, c := range in.Components {
+		lines = append(lines, fmt.Sprintf("  %s %s", c.Name, c.Value))
+	}
+	if len(in.Systems) == 0 {
+		return append(lines, "no system reads or writes it")
+	}
+	lines = append(lines, "systems that read or write it:")
+	for _, s := range in.Systems {
+		var parts []string
+		if len(s.Writes) > 0 {
+			parts = append(parts, "writes "+strings.Join(s.Writes, ", "))
+		}
+		if len(s.Reads) > 0 {
+			parts = append(parts, "reads "+strings.Join(s.Reads, ", "))
+		}
+		lines = append(lines, "  "+s.System+": "+strings.Join(parts, "; "))
+	}
+	return lines
+}

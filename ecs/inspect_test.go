@@ -1,0 +1,74 @@
+package ecs
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Inspect lists an entity's components with their values and the systems
+// whose queries match it, with the columns each reads or writes; a Without
+// filter excludes, a lookup reaches any entity.
+func TestInspect(t *testing.T) {
+	s := newScene(t, 3, Options{})
+	w := s.w
+	untagged := w.System("untagged")
+	NewQuery1(untagged, Read[vel](untagged), Without[tag]())
+	seeker := w.System("seeker")
+	WriteLookup[health](seeker)
+
+	var ents []Entity
+	seq, err := w.Entities()
+	require.NoError(t, err)
+	for e := range seq {
+		ents = append(ents, e)
+	}
+	require.Len(t, ents, 3)
+	var hurt, tagged Entity // spawned 2nd (tag) and 3rd (health)
+	for _, e := range ents {
+		if _, err := Get[tag](w, e); err == nil {
+			tagged = e
+		}
+		if _, err := Get[health](w, e); err == nil {
+			hurt = e
+		}
+	}
+
+	in, err := w.Inspect(hurt)
+	require.NoError(t, err)
+	assert.Equal(t, []ComponentValue{{"pos", "{X:2 Y:0}"}, {"vel", "{DX:-1 DY:1}"}, {"health", "{HP:100}"}}, in.Components)
+	assert.Equal(t, []SystemTouch{
+		{System: "integrate", Reads: []string{"vel"}, Writes: []string{"pos"}},
+		{System: "damage", Reads: []string{"pos"}, Writes: []string{"health"}},
+		{System: "untagged", Reads: []string{"vel"}},
+		{System: "seeker", Writes: []string{"health (lookup)"}},
+	}, in.Systems)
+	assert.Equal(t, []string{
+		"entity 4 (generation 0)",
+		"  pos {X:2 Y:0}",
+		"  vel {DX:-1 DY:1}",
+		"  health {HP:100}",
+		"systems that read or write it:",
+		"  integrate: writes pos; reads vel",
+		"  damage: writes health; reads pos",
+		"  untagged: reads vel",
+		"  seeker: writes health (lookup)",
+	}, in.Lines())
+
+	in, err = w.Inspect(tagged)
+	require.NoError(t, err)
+	assert.Equal(t, []SystemTouch{{System: "integrate", Reads: []string{"vel"}, Writes: []string{"pos"}}}, in.Systems)
+
+	require.NoError(t, w.BeginFrame())
+	_, err = w.Inspect(hurt)
+	assert.ErrorIs(t, err, ErrLocked)
+	_, err = w.EndFrame()
+	require.NoError(t, err)
+	b := w.NewCommands()
+	b.Despawn(hurt)
+	_, err = w.Apply(b)
+	require.NoError(t, err)
+	_, err = w.Inspect(hurt)
+	assert.ErrorIs(t, err, ErrNotFound)
+}
