@@ -1,7 +1,7 @@
 // Command headless runs the demo's simulation without a window and prints
 // where each step's time went:
 //
-//	go run ./demo/headless -steps N [-entities M] [-workers W] [-batch B] [-json] [-trace file] [-record file]
+//	go run ./demo/headless -steps N [-entities M] [-workers W] [-batch B] [-json] [-trace file] [-record file] [-inspect ID]
 //	go run ./demo/headless -replay file [-workers W] [-batch B]
 //	go run ./demo/headless -compare a.json b.json
 //
@@ -9,7 +9,9 @@
 // the final world state (the same for every worker count and batch size),
 // or with -json one JSON object; -trace writes the last step's Chrome trace
 // (open it in Perfetto): its jobs, the step, markers and counters; -record
-// writes a replay of the run. -replay verifies a replay (the window's
+// writes a replay of the run; -inspect ID prints that entity after the
+// run: its components with their values and the systems that read or
+// write it (what the window's inspector shows). -replay verifies a replay (the window's
 // -record, or this command's) on the given workers and batch: it exits 1
 // on the first step that differs, naming the system, entity and
 // component. The JSON is a profile.Report (the capture of the run's
@@ -29,8 +31,10 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/weft-engine/weft/demo/internal/game"
+	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/profile"
 )
@@ -44,6 +48,7 @@ type options struct {
 	json           bool
 	trace          string
 	record, replay string
+	inspect        uint // an entity's ID to describe after the run; 0: none
 }
 
 // maxWindow bounds the timings window: the summary covers every frame up
@@ -57,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("headless", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: headless -steps N [-entities M] [-workers W] [-batch B] [-checks] [-json] [-trace file] [-record file]\n       headless -replay file [-workers W] [-batch B] [-checks]")
+		fmt.Fprintln(stderr, "usage: headless -steps N [-entities M] [-workers W] [-batch B] [-checks] [-json] [-trace file] [-record file] [-inspect ID]\n       headless -replay file [-workers W] [-batch B] [-checks]")
 		fmt.Fprintln(stderr, "       headless -compare a.json b.json   (two -json outputs, figure by figure)")
 		fs.PrintDefaults()
 	}
@@ -72,10 +77,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.trace, "trace", "", "write the last step's Chrome trace JSON to `file`")
 	fs.StringVar(&o.record, "record", "", "record the run into a replay `file`")
 	fs.StringVar(&o.replay, "replay", "", "verify the replay `file` step by step (no -steps)")
+	fs.UintVar(&o.inspect, "inspect", 0, "after the run, print entity `ID`'s components and the systems that read or write it")
 	code, ok := o.ParseFlags(fs, args, func() string {
 		switch {
-		case o.replay != "" && (o.steps != 0 || o.record != "" || o.json || o.trace != ""):
+		case o.replay != "" && (o.steps != 0 || o.record != "" || o.json || o.trace != "" || o.inspect != 0):
 			return "-replay takes only -workers, -batch and -checks"
+		case o.json && o.inspect != 0:
+			return "-inspect prints text: it takes no -json"
 		case o.replay == "" && o.steps < 1:
 			return "-steps must be at least 1"
 		}
@@ -141,7 +149,31 @@ func simulate(o options, stdout io.Writer) (err error) {
 	}
 	_, err = fmt.Fprintf(stdout, "\nentities %d, visible %d, contacts %d, heap allocations per step (second half) %.2f\nhash %016x\n",
 		g.Len(), g.Visible(), g.Contacts(), allocs, hash)
-	return err
+	if err != nil || o.inspect == 0 {
+		return err
+	}
+	return inspect(g.Engine().World(), uint32(o.inspect), stdout)
+}
+
+// inspect prints the entity whose ID is id, as the overlay's inspector
+// shows it; an ID that no living entity has is an error.
+func inspect(w *ecs.World, id uint32, stdout io.Writer) error {
+	seq, err := w.Entities()
+	if err != nil {
+		return err
+	}
+	for e := range seq {
+		if e.ID() != id {
+			continue
+		}
+		in, err := w.Inspect(e)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "\n%s\n", strings.Join(in.Lines(), "\n"))
+		return err
+	}
+	return fmt.Errorf("-inspect %d: no living entity has that ID after the run; IDs run from 2 to about the entity count", id)
 }
 
 func writeTrace(e *engine.Engine, path string) error {

@@ -176,6 +176,8 @@ func TestBadFlags(t *testing.T) {
 		{"-steps", "5", "-entities", "99999999999"}, // above game.MaxEntities: refused before any memory grows
 		{"-steps", "1", "-trace", filepath.Join(t.TempDir(), "no", "dir.json")},
 		{"-steps", "1", "-record", filepath.Join(t.TempDir(), "no", "run.weft")},
+		{"-steps", "1", "-inspect", "2", "-json"},
+		{"-steps", "1", "-inspect", "-2"},
 	} {
 		var out, errOut bytes.Buffer
 		assert.Equal(t, 2, run(args, &out, &errOut), "%q", args)
@@ -256,4 +258,24 @@ func TestCompareFiles(t *testing.T) {
 	require.NoError(t, os.WriteFile(b, []byte(`{"format":"other"}`), 0o644))
 	assert.Equal(t, 1, run([]string{"-compare", a, b}, &bytes.Buffer{}, &errOut))
 	assert.Contains(t, errOut.String(), "b.json")
+}
+
+// -inspect prints the entity after the run: its components with their
+// values and the systems whose declared access reaches it; an ID no
+// living entity has fails.
+func TestInspect(t *testing.T) {
+	out := runOK(t, "-steps", "3", "-entities", "100", "-workers", "0", "-inspect", "2")
+	_, in, ok := strings.Cut(out, "\nentity 2 (generation 0)\n")
+	require.True(t, ok, out)
+	for _, want := range []string{
+		"\n  Position {X:", "\n  Seeker {Target:{id:",
+		"\nsystems that read or write it:\n",
+		"\n  physics: writes Position, Velocity; reads Body\n",
+		"\n  cull: reads Position, Sprite, Look",
+	} {
+		assert.Contains(t, "\n"+in, want)
+	}
+	var outBuf, errOut bytes.Buffer
+	assert.Equal(t, 1, run([]string{"-steps", "1", "-entities", "10", "-inspect", "99999"}, &outBuf, &errOut))
+	assert.Contains(t, errOut.String(), "-inspect 99999: no living entity has that ID")
 }
