@@ -11,7 +11,11 @@
 // participant, a box per job. Clicking a bar selects its step, and every
 // panel then shows that step's values with the window's median beside;
 // K holds the shown step as a baseline that the systems table compares
-// with; T writes a Chrome trace.
+// with; T writes a Chrome trace. Inspect(e) follows an entity in an
+// inspector panel, from step to step until released: its components with
+// their values and the systems whose declared access reaches it, as
+// ecs.World.Inspect describes them (the game picks the entity: the demo
+// takes the body nearest the cursor on I).
 //
 // # Model
 //

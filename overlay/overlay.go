@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/profile"
 )
@@ -87,6 +88,7 @@ type Overlay struct {
 	lastStep      uint64
 	captured      bool // Capture froze on a step already
 	hover         hoverState
+	inspected     ecs.Entity // followed by the inspector panel; zero: none
 	geom          tlGeom
 
 	// The layout of the last repaint, in the panels' coordinates, and the
@@ -121,7 +123,7 @@ func New(e *engine.Engine, opt Options) *Overlay {
 	}
 	o.tr = tracer{dir: opt.TraceDir, log: opt.Log}
 	o.setBaseline(opt.Baseline, "capture")
-	for _, p := range []Panel{o.framePanel(), o.stepPanel(), o.graphPanel(), o.systemsPanel(), o.predictPanel(), o.hintPanel(), o.timelinePanel()} {
+	for _, p := range []Panel{o.framePanel(), o.stepPanel(), o.graphPanel(), o.inspectPanel(), o.systemsPanel(), o.predictPanel(), o.hintPanel(), o.timelinePanel()} {
 		o.Add(p)
 	}
 	return o
