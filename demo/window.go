@@ -198,6 +198,7 @@ func (w *window) Update() error {
 		return w.replayStep(w.ctl.Runs(act))
 	}
 	w.timeKeys(act)
+	w.inspectKeys()
 	in := w.readInput(onOverlay)
 	in.Click = in.Click || act.Burst
 	if act.Fountain {
