@@ -32,6 +32,10 @@ type ComponentValue struct{ Name, Value string }
 type SystemTouch struct {
 	System        string
 	Reads, Writes []string // component names
+	// Last is how the system took part in the last step ("ran",
+	// "skipped", "disabled", ...) where an engine fills it in
+	// (engine.Engine.Inspect); empty otherwise.
+	Last string
 }
 
 // Inspect describes e: its components with their values, read through
@@ -141,6 +145,9 @@ func (in Inspection) Lines() []string {
 		}
 		if len(s.Reads) > 0 {
 			parts = append(parts, "reads "+strings.Join(s.Reads, ", "))
+		}
+		if s.Last != "" && s.Last != "ran" {
+			parts = append(parts, s.Last+" in the last step")
 		}
 		lines = append(lines, "  "+s.System+": "+strings.Join(parts, "; "))
 	}

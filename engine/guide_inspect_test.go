@@ -16,7 +16,7 @@ func Example_inspect() {
 	a.Tick()
 	seq, _ := a.w.Entities() // between steps, on the owner
 	for ember := range seq {
-		in, err := a.w.Inspect(ember)
+		in, err := a.eng.Inspect(ember)
 		fmt.Println(err)
 		fmt.Println(strings.Join(in.Lines(), "\n"))
 		break

@@ -14,7 +14,7 @@
 // with; T writes a Chrome trace. Inspect(e) follows an entity in an
 // inspector panel, from step to step until released: its components with
 // their values and the systems whose declared access reaches it, as
-// ecs.World.Inspect describes them (the game picks the entity: the demo
+// Engine.Inspect describes them (the game picks the entity: the demo
 // takes the body nearest the cursor on I).
 //
 // # Model

@@ -7,10 +7,11 @@ import (
 )
 
 // inspectPanel, at the top of the left column while an entity is
-// inspected, shows it as ecs.World.Inspect describes it: its ID, every
+// inspected, shows it as engine.Engine.Inspect describes it: its ID, every
 // component with its value, and the systems whose declared access reaches
-// it. It follows the entity across steps (an Entity keeps its identity)
-// until Inspect is given the zero entity, and says when it is gone.
+// it, marking those that did not run in the last step. It follows the
+// entity across steps (an Entity keeps its identity) until Inspect is
+// given the zero entity, and says when it is gone.
 // Lines that do not fit are cut, with a last line that counts them.
 func (o *Overlay) inspectPanel() Panel {
 	return Panel{Name: "inspect", Dock: Left, Layout: func(c *Canvas) int {
@@ -18,7 +19,7 @@ func (o *Overlay) inspectPanel() Panel {
 			return 0
 		}
 		lines := []string{fmt.Sprintf("entity %d is gone (despawned); inspect another", o.inspected.ID())}
-		if in, err := o.e.World().Inspect(o.inspected); err == nil {
+		if in, err := o.e.Inspect(o.inspected); err == nil {
 			lines = in.Lines()
 		}
 		fit := max((c.H-8)/lineH, 1)

@@ -34,7 +34,6 @@ import (
 	"strings"
 
 	"github.com/weft-engine/weft/demo/internal/game"
-	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/profile"
 )
@@ -152,21 +151,21 @@ func simulate(o options, stdout io.Writer) (err error) {
 	if err != nil || o.inspect == 0 {
 		return err
 	}
-	return inspect(g.Engine().World(), uint32(o.inspect), stdout)
+	return inspect(g.Engine(), uint32(o.inspect), stdout)
 }
 
 // inspect prints the entity whose ID is id, as the overlay's inspector
 // shows it; an ID that no living entity has is an error.
-func inspect(w *ecs.World, id uint32, stdout io.Writer) error {
-	seq, err := w.Entities()
+func inspect(e *engine.Engine, id uint32, stdout io.Writer) error {
+	seq, err := e.World().Entities()
 	if err != nil {
 		return err
 	}
-	for e := range seq {
-		if e.ID() != id {
+	for ent := range seq {
+		if ent.ID() != id {
 			continue
 		}
-		in, err := w.Inspect(e)
+		in, err := e.Inspect(ent)
 		if err != nil {
 			return err
 		}
