@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"image"
-	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -267,7 +265,7 @@ func (w *window) Draw(screen *ebiten.Image) {
 	if last {
 		w.shot = true
 		if w.o.screenshot != "" {
-			if err := saveScreen(screen, w.o.screenshot); err != nil {
+			if err := overlay.SaveScreen(screen, w.o.screenshot); err != nil {
 				w.err = err
 			}
 		}
@@ -277,21 +275,6 @@ func (w *window) Draw(screen *ebiten.Image) {
 // Layout keeps the logical screen at the camera's size; Ebiten scales it
 // into a resized window.
 func (w *window) Layout(int, int) (int, int) { return game.ScreenW, game.ScreenH }
-
-// saveScreen writes the screen as PNG to path.
-func saveScreen(screen *ebiten.Image, path string) error {
-	b := screen.Bounds()
-	img := image.NewRGBA(b)
-	screen.ReadPixels(img.Pix)
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("screenshot: %w", err)
-	}
-	if err := errors.Join(png.Encode(f, img), f.Close()); err != nil {
-		return fmt.Errorf("screenshot %s: %w", path, err)
-	}
-	return nil
-}
 
 // readBaseline reads the capture file to compare with; "" is none.
 func readBaseline(path string) (*profile.Report, error) {

@@ -96,7 +96,10 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 	g.ov.Draw(screen) // overlay: last, over the game
 	if last {
-		g.shot = saveShot(screen, g.shot)
+		if err := overlay.SaveScreen(screen, g.shot); err != nil {
+			fmt.Fprintln(os.Stderr, "bounce:", err)
+		}
+		g.shot = ""
 	}
 }
 
