@@ -124,7 +124,7 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 	good := file.Bytes()
 	flip := func(i int) []byte { b := bytes.Clone(good); b[i] ^= 0x40; return b }
 	other := bytes.Clone(good)
-	other[8] = 2 // the format version
+	other[8] = ecs.SaveVersion + 1 // the format version
 	w := ecs.NewWorld(ecs.Options{})
 	ecs.NewComponent[struct{ A, B int }](w)
 	var foreign bytes.Buffer
