@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/weft-engine/weft/bench/internal/pin"
+	spinwait "github.com/weft-engine/weft/internal/spin"
 )
 
 // A system is one implementation under comparison, started and ready. Each
@@ -173,6 +174,7 @@ func (s *pinned) help(i int, ready chan<- error) {
 	ready <- err
 	for seen := uint64(0); ; {
 		for s.epoch.Load() == seen { // on a core of its own: nothing to yield to
+			spinwait.Pause(1) // the hint leaves a hardware thread sharing the core its share
 		}
 		seen++
 		if s.quit.Load() {
@@ -190,6 +192,7 @@ func (s *pinned) divide(n int, part func(lo, hi int)) {
 	e := s.epoch.Add(1)
 	part(0, n/s.p)
 	for s.done.Load() < e*uint64(s.p-1) {
+		spinwait.Pause(1)
 	}
 }
 

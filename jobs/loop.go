@@ -15,6 +15,8 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 	"time"
+
+	"github.com/weft-engine/weft/internal/spin"
 )
 
 // An idle participant looks for work at least spinRounds times, relaxing in
@@ -46,7 +48,7 @@ func (p *Pool) relax() {
 		runtime.Gosched()
 		return
 	}
-	pause(spinPause)
+	spin.Pause(spinPause)
 }
 
 // participant is the owner or a worker: its deques, its Ctx and its

@@ -1,7 +1,7 @@
 #include "textflag.h"
 
-// func pause(n uint32)
-TEXT ·pause(SB), NOSPLIT, $0-4
+// func Pause(n uint32)
+TEXT ·Pause(SB), NOSPLIT, $0-4
 	MOVWU n+0(FP), R0
 	CBZ R0, done
 again:
