@@ -2,11 +2,12 @@
 // with a plain serial loop and with the usual ways of running tasks in Go:
 // a goroutine per job, a fixed pool fed through a channel, errgroup with a
 // limit, and an ants pool; and with pinned, no scheduler at all: W2's pass
-// and W3's middle jobs divided into one equal part per thread, each thread
-// locked to a CPU of its own (internal/pin: runtime.LockOSThread and
-// sched_setaffinity) and spinning there between ops. pinned is not a peer
-// but the machine's ceiling in the same run: what its cores give work that
-// is only divided (it skips W1 and W4, which have no static division).
+// and W3's middle jobs shared in guided grains from one counter between
+// threads each locked to a CPU of its own
+// (internal/pin: runtime.LockOSThread and sched_setaffinity) and spinning
+// there between ops. pinned is not a peer but the machine's ceiling in the
+// same run: what its cores give work that is only divided (it skips W1 and
+// W4, which are not a division of one pass).
 //
 // It is a separate module so that the peer libraries (golang.org/x/sync,
 // github.com/panjf2000/ants/v2) never enter weft's own go.mod.

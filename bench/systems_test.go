@@ -118,21 +118,28 @@ func (serial) close() error { return nil }
 var errNoStatic = fmt.Errorf("pinned runs only W2 and W3, whose work divides statically: %w", errNoForm)
 
 // pinned is no scheduler at all but the machine's ceiling in the same run:
-// W2's pass and W3's middle jobs divided into one contiguous part per
-// GOMAXPROCS thread, the caller taking the first, every thread locked to
-// its own CPU (internal/pin: runtime.LockOSThread and sched_setaffinity,
-// as cmd/corecheck does). Its parts are equal, its helpers spin on their
-// own cores between ops (so none is woken, queued by the Go scheduler or
-// moved to another core), and it never balances, steals or tracks a
-// dependency: what the cores give, the most a scheduler could hope for.
+// W2's pass and W3's middle jobs shared between one thread per GOMAXPROCS,
+// the caller among them, every thread locked to its own CPU
+// (internal/pin: runtime.LockOSThread and sched_setaffinity, as
+// cmd/corecheck does). The threads take the op's items from one shared
+// counter in guided grains (each a 2·threads-th of what is left, so a
+// pass is a few dozen takes), so that a thread whose memory or core is
+// slower takes fewer of them: on a VM one part of a 16 MB array can
+// stream at half the speed of another, and equal halves fixed in advance
+// measure the slower part, not the cores. Its helpers
+// spin on their own cores between ops (so none is woken, queued by the Go
+// scheduler or moved to another core), and it never steals, queues or
+// tracks a dependency: what the cores give, the most a scheduler could
+// hope for.
 type pinned struct {
-	part func(lo, hi int) // the op's work; written by the caller before epoch
-	n    int              // the op's size; likewise
-	p    int              // parts per op: workers() when opened
+	part func(lo, hi int) // the op's work on items [lo, hi); written by the caller before epoch
+	n    int              // the op's items; likewise
+	p    int              // threads: workers() when opened
 	undo func()           // unpins the caller (close)
 
-	epoch atomic.Uint64 // ops started; a change starts the helpers' parts
-	done  atomic.Uint64 // parts finished by helpers, over all ops
+	next  atomic.Int64  // the first item not yet taken
+	epoch atomic.Uint64 // ops started; a change starts the helpers
+	done  atomic.Uint64 // ops finished by helpers, summed over helpers
 	quit  atomic.Bool   // set by close before its last epoch
 	wg    sync.WaitGroup
 }
@@ -165,9 +172,9 @@ func openPinned(bool) (system, error) {
 	return s, nil
 }
 
-// help pins helper i to CPU i, then runs part i of every op until close.
-// Executed by helper i only; the epoch's load orders its reads of part and
-// n after the caller's writes.
+// help pins helper i to CPU i, then takes grains of every op until close.
+// Executed by helper i only; the epoch's load orders its reads of part
+// and n after the caller's writes.
 func (s *pinned) help(i int, ready chan<- error) {
 	undo, err := pin.CPU(i)
 	defer undo()
@@ -180,17 +187,33 @@ func (s *pinned) help(i int, ready chan<- error) {
 		if s.quit.Load() {
 			return
 		}
-		s.part(s.n*i/s.p, s.n*(i+1)/s.p)
+		s.take()
 		s.done.Add(1)
 	}
 }
 
-// divide runs part over [0, n) in s.p contiguous parts at once and returns
-// when all are done. Executed only by the goroutine that opened s.
+// take runs grains until none is left. Executed by the caller and the
+// helpers at once during an op.
+func (s *pinned) take() {
+	for {
+		lo := s.next.Load()
+		if lo >= int64(s.n) {
+			return
+		}
+		hi := lo + max((int64(s.n)-lo)/int64(2*s.p), 1)
+		if s.next.CompareAndSwap(lo, hi) {
+			s.part(int(lo), int(hi))
+		}
+	}
+}
+
+// divide runs part over [0, n) on all threads at once and returns when
+// all are done. Executed only by the goroutine that opened s.
 func (s *pinned) divide(n int, part func(lo, hi int)) {
 	s.part, s.n = part, n
+	s.next.Store(0)
 	e := s.epoch.Add(1)
-	part(0, n/s.p)
+	s.take()
 	for s.done.Load() < e*uint64(s.p-1) {
 		spinwait.Pause(1)
 	}

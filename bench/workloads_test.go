@@ -52,7 +52,14 @@ func newVector(n int) *vector {
 	return v
 }
 
-// scale is the W2 kernel, applied to one chunk.
+// scale is the W2 kernel, applied to one chunk. It is kept out of line
+// so that every implementation runs the one copy of its loop: inlined, a
+// copy's speed follows where the linker happens to place it (its
+// alignment), and two copies of this memory-bound loop in one binary were
+// measured 1.5x apart, the slower copy swapping between implementations
+// from one build to the next.
+//
+//go:noinline
 func scale(x []float32) {
 	for i := range x {
 		x[i] = x[i]*1.0001 + 0.5
@@ -80,7 +87,10 @@ func (d *dag) join() {
 	d.sum = s
 }
 
-// spin is the W3 middle job's arithmetic: w3Iters rounds of xorshift64.
+// spin is the W3 middle job's arithmetic: w3Iters rounds of xorshift64;
+// out of line, as scale is, so that every implementation runs one copy.
+//
+//go:noinline
 func spin(seed uint64) uint64 {
 	x := seed | 1
 	for range w3Iters {
