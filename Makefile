@@ -186,7 +186,8 @@ bench-demo: deps-test
 bench-peers:
 	ROUNDS=$(ROUNDS) PROCS="$(PROCS)" W1TIME=$(W1TIME) BENCHTIME=$(BENCHTIME) bash scripts/peers.sh
 
-# Redraws docs/img/plot-*.png from the committed bench/results.txt and
+# Redraws docs/img/plot-*.png from the committed bench/peers.txt (weft,
+# the Go peers and the C++ peers of one make bench-peers run) and
 # bench/frame.txt; no benchmark runs.
 plots:
-	cd bench && go run ./cmd/plots -results results.txt -frame frame.txt -out ../docs/img
+	cd bench && go run ./cmd/plots -results peers.txt -frame frame.txt -out ../docs/img

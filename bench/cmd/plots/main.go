@@ -1,7 +1,7 @@
 // Command plots draws the comparison benchmarks (W1–W4) and the engine's
 // frame benchmark as PNG figures for docs/PERFORMANCE.md.
 //
-//	cd bench && go run ./cmd/plots -results results.txt -frame frame.txt -out ../docs/img
+//	cd bench && go run ./cmd/plots -results peers.txt -frame frame.txt -out ../docs/img
 //
 // (or make plots). It writes plot-w1.png ... plot-w4.png, a bar per impl
 // with the median ns/op of the -count runs and the min–max as error bars
@@ -37,10 +37,10 @@ import (
 	"github.com/weft-engine/weft/bench/internal/results"
 )
 
-// Figure size: 8 × 4.5 in at 120 dpi is 960 × 540 pixels, wide enough to
+// Figure size: 9 × 4.5 in at 120 dpi is 1080 × 540 pixels, wide enough to
 // read on GitHub without zooming.
 const (
-	figW = 8 * vg.Inch
+	figW = 9 * vg.Inch
 	figH = 4.5 * vg.Inch
 	dpi  = 120
 )
@@ -54,9 +54,9 @@ func main() {
 
 func run(args []string, w io.Writer) error {
 	fl := flag.NewFlagSet("plots", flag.ContinueOnError)
-	// The defaults are bench/results.txt, bench/frame.txt and docs/img,
+	// The defaults are bench/peers.txt, bench/frame.txt and docs/img,
 	// seen from bench/, where this module's commands run.
-	resultsPath := fl.String("results", "results.txt", "`file` of make bench output (W1–W4)")
+	resultsPath := fl.String("results", "peers.txt", "`file` of make bench-peers (or make bench) output (W1–W4)")
 	framePath := fl.String("frame", "frame.txt", "`file` of make bench-frame output (BenchmarkFrame)")
 	outDir := fl.String("out", "../docs/img", "output `dir`ectory for the PNGs")
 	if err := fl.Parse(args); err != nil {
@@ -300,6 +300,7 @@ func barPanel(bars []bar, title string) (*plot.Plot, error) {
 	lb.Offset = vg.Point{Y: vg.Points(3)}
 	p.Add(lb)
 	p.NominalX(names...)
+	p.X.Tick.Label.Font.Size = vg.Points(9) // ten names fit side by side
 	p.X.Min, p.X.Max = -0.6, float64(len(bars))-0.4
 	// Room above the tallest error bar for its label.
 	p.Y.Max = highest * 1.12

@@ -22,11 +22,11 @@ func TestGenerate(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][2]int{
-		"plot-w1.png":    {960, 540},
-		"plot-w2.png":    {960, 945}, // two stacked panels
-		"plot-w3.png":    {960, 540},
-		"plot-w4.png":    {960, 540},
-		"plot-frame.png": {960, 540},
+		"plot-w1.png":    {1080, 540},
+		"plot-w2.png":    {1080, 945}, // two stacked panels
+		"plot-w3.png":    {1080, 540},
+		"plot-w4.png":    {1080, 540},
+		"plot-frame.png": {1080, 540},
 	}
 	if len(files) != len(want) {
 		t.Errorf("wrote %q, want %d files", files, len(want))
