@@ -58,9 +58,8 @@ func (c *Ctx) Wait(h Handle) error {
 // per level instead of two. To fork n ways, nest Forks in here, or
 // Schedule n-1 jobs and run the last inline. If other cannot be scheduled
 // (a full arena, or here is nil), Fork returns that error and runs
-// neither. If here
-// panics, the panic ends this job (Failed) without waiting for other,
-// which Reset still waits for. Executed only by the job's goroutine, as
+// neither. If here panics, the panic ends this job (Failed) without
+// waiting for other, which Reset still waits for. Executed only by the job's goroutine, as
 // every Ctx method; here gets this same Ctx.
 func (c *Ctx) Fork(other Job, here func(*Ctx)) error {
 	if here == nil {
