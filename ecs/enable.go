@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"fmt"
+	"math/bits"
 	"reflect"
 	"slices"
 	"sync/atomic"
@@ -14,14 +15,16 @@ import (
 // turning it on or off is a write, not a structural change played back
 // after the frame.
 //
-// The state is one bit per entity and component, kept by entity id (set:
-// off), so that it follows the entity from table to table and needs no
-// upkeep when Ark moves rows; a component is on when an entity gets it,
-// and an id is on again when its entity is despawned or loses the
-// component. A chunk job gathers the bits of its rows, without a branch
-// per row, into the indexes of the rows that are on (or off) and visits
-// those: a pass over a chunk where half the rows are off does half the
-// work, plus the gather (one bit read per row).
+// The state is kept twice, as bits that say "off". By table row, in row
+// order, one word per 64 rows (enable_rows.go): what a pass reads, so
+// that a chunk's state is a few words, whole words of off rows are
+// skipped at once, and the on rows come out as runs of a plain slice
+// loop (Runs) or by bit scanning (On, Off). And by entity id: what
+// follows the entity when Ark moves it (another table, a swap-remove),
+// what snapshots, saves, hashes and digests read, and what the row bits
+// are rebuilt from where rows moved. A switch writes both. A component is
+// on when an entity gets it, and an id is on again when its entity is
+// despawned or loses the component.
 //
 // For the safety checks the state is part of the component: ReadEnabled
 // declares a read of T, WriteEnabled a write of T, so a system that
@@ -32,6 +35,7 @@ import (
 // enableBits are the off bits of one component, by entity id.
 type enableBits struct {
 	id  ark.ID
+	at  int      // its index in World.enableList and in each table's row bits
 	off []uint64 // bit id&63 of word id>>6: the entity's T is off; read and written atomically by jobs
 }
 
@@ -43,9 +47,10 @@ func enabledOf[T any](w *World) *enableBits {
 	if b := w.enabled[x]; b != nil {
 		return b
 	}
-	b := &enableBits{id: c.id}
+	b := &enableBits{id: c.id, at: len(w.enableList)}
 	w.enabled[x] = b
 	w.enableList = append(w.enableList, b)
+	w.dropRows()   // every table's row bits gain this component's
 	if w.inFrame { // refused by the declaration; Ark cannot take observers now
 		return b
 	}
@@ -54,19 +59,38 @@ func enabledOf[T any](w *World) *enableBits {
 		b.fit(q.Entity().ID())
 	}
 	ark.Observe(ark.OnRemoveComponents).For(ark.C[T]()).Do(func(e ark.Entity) { b.set(e.ID(), true) }).Register(w.ark)
-	if len(w.enableList) == 1 { // the observers of every enableable component
-		ark.Observe(ark.OnCreateEntity).Do(func(e ark.Entity) {
-			for _, b := range w.enableList {
-				b.fit(e.ID())
-			}
-		}).Register(w.ark)
-		ark.Observe(ark.OnRemoveEntity).Do(func(e ark.Entity) {
-			for _, b := range w.enableList {
-				b.set(e.ID(), true)
-			}
-		}).Register(w.ark)
+	if len(w.enableList) == 1 {
+		w.observeEnabled()
 	}
 	return b
+}
+
+// observeEnabled registers the observers of every enableable component:
+// ids fit the bits and are on again when their entity goes, and every
+// structural change is counted (a table whose rows moved has its row
+// bits compared) and, when it moves one entity between tables, that
+// entity is kept to have its row's bits rewritten (enable_rows.go).
+// Executed only by the owner, outside of frames.
+func (w *World) observeEnabled() {
+	ark.Observe(ark.OnCreateEntity).Do(func(e ark.Entity) {
+		w.rowMoves++
+		for _, b := range w.enableList {
+			b.fit(e.ID())
+		}
+	}).Register(w.ark)
+	ark.Observe(ark.OnRemoveEntity).Do(func(e ark.Entity) {
+		w.rowMoves++
+		for _, b := range w.enableList {
+			b.set(e.ID(), true)
+		}
+	}).Register(w.ark)
+	moved := func(e ark.Entity) {
+		w.rowMoves++
+		w.staleRows = append(w.staleRows, e)
+	}
+	for _, ev := range []ark.EventType{ark.OnAddComponents, ark.OnRemoveComponents, ark.OnAddRelations, ark.OnRemoveRelations} {
+		ark.Observe(ev).Do(moved).Register(w.ark)
+	}
 }
 
 // fit grows the bits to hold id. Executed only by the owner, in Ark's
@@ -90,34 +114,30 @@ func (b *enableBits) set(id uint32, on bool) bool {
 	if i >= len(b.off) {
 		return false // beyond the bits only during a refused declaration
 	}
-	bit := uint64(1) << (id & 63)
-	if on {
-		return atomic.AndUint64(&b.off[i], ^bit)&bit != 0
-	}
-	return atomic.OrUint64(&b.off[i], bit)&bit == 0
+	return setBit(&b.off[i], id&63, on)
 }
 
-// rows writes into dst (at least as long as ents) the indexes of ents
-// whose component is on (want) or off, and returns them. Branch-free per
-// row, so that a random mix of states costs what a run of one does. Any
-// goroutine.
-func (b *enableBits) rows(dst []int, ents []ark.Entity, want bool) []int {
-	keep := uint64(1)
-	if !want {
-		keep = 0
+// setBit clears (on) or sets bit k of the off word at p and reports
+// whether that changed it. Any goroutine.
+func setBit(p *uint64, k uint32, on bool) bool {
+	bit := uint64(1) << k
+	if on {
+		return atomic.AndUint64(p, ^bit)&bit != 0
 	}
-	n, off := 0, b.off
-	dst = dst[:len(ents)]
+	return atomic.OrUint64(p, bit)&bit == 0
+}
+
+// word is the off bits of ents (at most 64), the first in bit 0. Executed
+// only by the owner, in Prepare.
+func (b *enableBits) word(ents []ark.Entity) uint64 {
+	var m uint64
 	for j, e := range ents {
 		id := e.ID()
-		var bit uint64
-		if i := id >> 6; int(i) < len(off) {
-			bit = atomic.LoadUint64(&off[i]) >> (id & 63) & 1
+		if i := int(id >> 6); i < len(b.off) {
+			m |= (b.off[i] >> (id & 63) & 1) << j
 		}
-		dst[n] = j
-		n += int(bit ^ keep)
 	}
-	return dst[:n]
+	return m
 }
 
 // enabledTok is what EnabledReader and EnabledWriter share.
@@ -157,33 +177,134 @@ func (t enabledTok) check(c *Chunk, k kind) {
 // On is the chunk's rows (0 for its first) whose entity has T on, in row
 // order: a pass that ranges over it skips the rows where T is off. The
 // slice is the chunk's own and holds until the next call of On or Off
-// for the chunk. Executed only by the job that owns c.
+// for the chunk. Words of 64 rows that are all off cost one test.
+// Executed only by the job that owns c.
 func (t enabledTok) On(c *Chunk) []int {
 	t.check(c, kindReadEnabled)
-	return t.b.rows(c.rowBuf(), c.Entities(), true)
+	return scanRows(c.rowBuf(), t.words(c), c.start, c.end, ^uint64(0))
 }
 
 // Off is the chunk's rows whose entity has T off, in row order, in the
 // same slice as On's. Executed only by the job that owns c.
 func (t enabledTok) Off(c *Chunk) []int {
 	t.check(c, kindReadEnabled)
-	return t.b.rows(c.rowBuf(), c.Entities(), false)
+	return scanRows(c.rowBuf(), t.words(c), c.start, c.end, 0)
+}
+
+// Run is a run of a chunk's rows, [Start, End), 0 for the chunk's first.
+type Run struct{ Start, End int }
+
+// Runs is the chunk's runs of rows whose entity has T on, in row order,
+// so that the work per row stays a plain loop over a slice:
+//
+//	for _, r := range on.Runs(c) {
+//		for i := r.Start; i < r.End; i++ { ... }
+//	}
+//
+// Where the rows that are on come in runs (switched together, spawned
+// together) this is the cheapest way to visit them; words of 64 rows
+// that are all on or all off cost one test. The slice is the chunk's own
+// and holds until the next call of Runs for the chunk. Executed only by
+// the job that owns c.
+func (t enabledTok) Runs(c *Chunk) []Run {
+	t.check(c, kindReadEnabled)
+	off, lo, hi := t.words(c), c.start, c.end
+	dst := c.q.runBuf[c.at : c.at+c.Len()]
+	n := 0
+	for r := lo; r < hi; n++ {
+		s := nextRow(off, r, hi, ^uint64(0))
+		if s == hi {
+			break
+		}
+		r = nextRow(off, s, hi, 0)
+		dst[n] = Run{s - lo, r - lo}
+	}
+	return dst[:n]
+}
+
+// words is the off bits of the rows of c's table for T. Executed only by
+// the job that owns c.
+func (t enabledTok) words(c *Chunk) []uint64 {
+	return c.q.tables[c.table].bits.off[t.b.at]
+}
+
+// scanRows writes into dst the rows in [lo, hi), less lo, whose off bit
+// xor flip is 1 (flip all ones: the rows that are on), a word at a time,
+// and returns them. Any goroutine: the words are read atomically, as
+// jobs of a switching system set neighbouring bits.
+func scanRows(dst []int, off []uint64, lo, hi int, flip uint64) []int {
+	n := 0
+	for i := lo >> 6; i<<6 < hi; i++ {
+		m := (atomic.LoadUint64(&off[i]) ^ flip) & rowMask(i, lo, hi)
+		base := i<<6 - lo
+		if m == ^uint64(0) { // 64 rows in a row: no scan
+			run := dst[n : n+64]
+			for k := range run {
+				run[k] = base + k
+			}
+			n += 64
+			continue
+		}
+		for m != 0 {
+			dst[n] = base + bits.TrailingZeros64(m)
+			n++
+			m &= m - 1
+		}
+	}
+	return dst[:n]
+}
+
+// rowMask is the mask of word i's bits that are rows in [lo, hi).
+func rowMask(i, lo, hi int) uint64 {
+	m := ^uint64(0)
+	if s := lo - i<<6; s > 0 {
+		m <<= uint(s)
+	}
+	if e := hi - i<<6; e < 64 {
+		m &= 1<<uint(e) - 1
+	}
+	return m
+}
+
+// nextRow is the first row in [r, hi) whose off bit xor flip is 1, or
+// hi. Any goroutine.
+func nextRow(off []uint64, r, hi int, flip uint64) int {
+	i := r >> 6
+	m := (atomic.LoadUint64(&off[i]) ^ flip) &^ (1<<uint(r&63) - 1)
+	for m == 0 {
+		i++
+		if i<<6 >= hi {
+			return hi
+		}
+		m = atomic.LoadUint64(&off[i]) ^ flip
+	}
+	return min(i<<6+bits.TrailingZeros64(m), hi)
 }
 
 // rowBuf is the chunk's part of its query's row buffer. Executed only by
 // the job that owns c.
 func (c *Chunk) rowBuf() []int { return c.q.rowBuf[c.at : c.at+c.Len()] }
 
-// sizeRowBuf makes room in q.rowBuf for a row index per row of this
+// sizeRowBuf makes room in q.rowBuf for a row index, and in q.runBuf
+// for a run, per row of this
 // frame's chunks when q's system reads a component's on/off state.
 // Executed only by the owner, in Prepare.
 func (q *queryBase) sizeRowBuf() {
+	if q.enables() && cap(q.rowBuf) < q.rows {
+		q.rowBuf, q.runBuf = make([]int, q.rows), make([]Run, q.rows)
+	}
+	q.rowBuf, q.runBuf = q.rowBuf[:cap(q.rowBuf)], q.runBuf[:cap(q.runBuf)]
+}
+
+// enables reports whether q's system reads or switches a component's
+// on/off state.
+func (q *queryBase) enables() bool {
 	for _, u := range q.d.uses {
-		if isEnabled(u.kind) && cap(q.rowBuf) < q.rows {
-			q.rowBuf = make([]int, q.rows)
+		if isEnabled(u.kind) {
+			return true
 		}
 	}
-	q.rowBuf = q.rowBuf[:cap(q.rowBuf)]
+	return false
 }
 
 // Enabled reports whether the entity of the chunk's row has T on.
@@ -200,6 +321,8 @@ func (w EnabledWriter[T]) Set(c *Chunk, row int, on bool) {
 	w.check(c, kindWriteEnabled)
 	e := c.entity(w.u, row)
 	if w.b.set(e.ID(), on) {
+		r := c.start + row
+		setBit(&w.words(c)[r>>6], uint32(r&63), on)
 		c.toggled(w.b.id, row)
 	}
 }
@@ -258,11 +381,20 @@ func SetEnabled[T any](w *World, e ark.Entity, on bool) error {
 	if w.inFrame {
 		return w.lockedErr("ecs.SetEnabled")
 	}
-	b := enabledOf[T](w)
-	if err := w.hasComp(e, b.id, reflect.TypeFor[T]()); err != nil {
+	return w.setEnabled(enabledOf[T](w), e, on, reflect.TypeFor[T]())
+}
+
+// setEnabled switches b's component, of type tp, on or off for e, which
+// must be alive and have it (else CodeNotFound); a switch marks it
+// changed in e's table, and e's row bits are rewritten before the next
+// pass reads them. Executed only by the owner, outside of frames or in
+// playback.
+func (w *World) setEnabled(b *enableBits, e ark.Entity, on bool, tp reflect.Type) error {
+	if err := w.hasComp(e, b.id, tp); err != nil {
 		return err
 	}
 	if b.set(e.ID(), on) {
+		w.staleRows = append(w.staleRows, e)
 		w.touch(e, b.id, false)
 	}
 	return nil
@@ -322,6 +454,7 @@ func (s *Snapshot) loadEnabled(w *World) {
 			b.off = append(b.off, 0)
 		}
 	}
+	w.dropRows()
 }
 
 // fileEnabled fills s's off bits from the file's: each must be of a

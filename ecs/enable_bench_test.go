@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -11,22 +12,51 @@ import (
 )
 
 // BenchmarkEnabled is one pass of vel = f(pos) over 100,000 rows (one op
-// = one pass, batch 256, one worker and the owner): "all" ranges over the
-// column, the others over EnabledReader[pos].On with every row on
-// ("on-all") or half of them off, drawn at random ("half"). Only the pass
-// is timed: ns/pass is the figure. Compare half with all: the pass that
-// skips the rows that are off should cost at most 0.6 of it.
+// = one pass, batch 256, one worker and the owner). "all" ranges over the
+// column; "empty/none" visits nothing (the frame and its chunks alone,
+// the part every variant pays); the others visit the rows where
+// EnabledReader[pos] says pos is on, through On ("on") or Runs ("runs"),
+// with every row on ("on-all"), half of them off drawn at random row by
+// row ("half"), or half of them off in runs of 64 rows ("blocks"). The
+// kernel is "cheap" (a multiply) or "heavy" (a square root, a division
+// and a few products: the weight of a steering rule).
+// Only the pass is timed: ns/pass is the figure. Compare each with "all"
+// of the same kernel: a pass that skips the rows that are off should
+// cost at most 0.6 of it.
 func BenchmarkEnabled(b *testing.B) {
-	for _, v := range []struct {
-		name    string
-		filter  bool
-		offRate float64
-	}{{"all", false, 0}, {"on-all", true, 0}, {"half", true, 0.5}} {
-		b.Run(v.name, func(b *testing.B) { benchEnabled(b, v.filter, v.offRate) })
+	for _, k := range []string{"cheap", "heavy"} {
+		for _, v := range []struct {
+			name, visit string
+			off         func(i int, rng *rand.Rand) bool
+		}{
+			{"all", "", nil},
+			{"empty", "none", nil},
+			{"on-all", "on", nil},
+			{"half", "on", halfRandom},
+			{"half", "runs", halfRandom},
+			{"blocks", "on", halfBlocks},
+			{"blocks", "runs", halfBlocks},
+		} {
+			name := k + "/" + v.name
+			if v.visit != "" {
+				name += "/" + v.visit
+			}
+			b.Run(name, func(b *testing.B) { benchEnabled(b, k == "heavy", v.visit, v.off) })
+		}
 	}
 }
 
-func benchEnabled(b *testing.B, filter bool, offRate float64) {
+// heavyKernel is the weight of a steering rule: a length, a division and
+// a few products, without branches that depend on the value.
+func heavyKernel(x float64) float64 {
+	d := math.Sqrt(x*x + 1)
+	return (x*0.25 + 1) / d * (x*x*0.001 + x*0.01 + 1)
+}
+
+func halfRandom(_ int, rng *rand.Rand) bool { return rng.Float64() < 0.5 }
+func halfBlocks(i int, _ *rand.Rand) bool   { return i/64%2 == 1 }
+
+func benchEnabled(b *testing.B, heavy bool, visit string, off func(int, *rand.Rand) bool) {
 	w := NewWorld(Options{NoChecks: true})
 	NewComponent[pos](w)
 	NewComponent[vel](w)
@@ -43,27 +73,19 @@ func benchEnabled(b *testing.B, filter bool, offRate float64) {
 	rp, rv := Read[pos](rd), Write[vel](rd)
 	on := ReadEnabled[pos](rd)
 	rng := rand.New(rand.NewPCG(1, 2))
+	i := 0
 	for e := range must(w.Entities()) {
-		if rng.Float64() < offRate {
+		if off != nil && off(i, rng) {
 			if err := SetEnabled[pos](w, e, false); err != nil {
 				b.Fatal(err)
 			}
 		}
+		i++
 	}
 	rq := NewQuery2(rd, rp, rv)
-	body := func(c *Chunk) {
-		p, v := rp.Column(c), rv.Column(c)
-		for i := range p {
-			v[i].DX = p[i].X * 0.5
-		}
-	}
-	if filter {
-		body = func(c *Chunk) {
-			p, v := rp.Column(c), rv.Column(c)
-			for _, i := range on.On(c) {
-				v[i].DX = p[i].X * 0.5
-			}
-		}
+	body := enabledBodies(rp, rv, on)[visit]
+	if heavy {
+		body = enabledHeavy(rp, rv, on)[visit]
 	}
 	job := jobs.Job{Label: jobs.Label{Name: "read"}, Run: rq.Job(body)}
 	frame := func() {
@@ -92,4 +114,57 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// enabledBodies are the cheap kernel's passes, by how they visit rows.
+func enabledBodies(rp Reader[pos], rv Writer[vel], on EnabledReader[pos]) map[string]func(c *Chunk) {
+	return map[string]func(c *Chunk){
+		"none": func(*Chunk) {}, // the frame and its chunks without work: the fixed part
+		"": func(c *Chunk) {
+			p, v := rp.Column(c), rv.Column(c)
+			for i := range p {
+				v[i].DX = p[i].X * 0.5
+			}
+		},
+		"on": func(c *Chunk) {
+			p, v := rp.Column(c), rv.Column(c)
+			for _, i := range on.On(c) {
+				v[i].DX = p[i].X * 0.5
+			}
+		},
+		"runs": func(c *Chunk) {
+			p, v := rp.Column(c), rv.Column(c)
+			for _, r := range on.Runs(c) {
+				for i := r.Start; i < r.End; i++ {
+					v[i].DX = p[i].X * 0.5
+				}
+			}
+		},
+	}
+}
+
+// enabledHeavy are the heavy kernel's passes, by how they visit rows.
+func enabledHeavy(rp Reader[pos], rv Writer[vel], on EnabledReader[pos]) map[string]func(c *Chunk) {
+	return map[string]func(c *Chunk){
+		"": func(c *Chunk) {
+			p, v := rp.Column(c), rv.Column(c)
+			for i := range p {
+				v[i].DX = heavyKernel(p[i].X)
+			}
+		},
+		"on": func(c *Chunk) {
+			p, v := rp.Column(c), rv.Column(c)
+			for _, i := range on.On(c) {
+				v[i].DX = heavyKernel(p[i].X)
+			}
+		},
+		"runs": func(c *Chunk) {
+			p, v := rp.Column(c), rv.Column(c)
+			for _, r := range on.Runs(c) {
+				for i := r.Start; i < r.End; i++ {
+					v[i].DX = heavyKernel(p[i].X)
+				}
+			}
+		},
+	}
 }

@@ -25,6 +25,7 @@ type switcher struct {
 	ren  EnabledReader[pos]
 	rq   *Query1[pos]
 	rpos Reader[pos]
+	last *ark.Entity // the last row that moveSome made (enable_rows_test.go)
 }
 
 func newSwitcher(t testing.TB, n int) *switcher {

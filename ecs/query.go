@@ -59,6 +59,7 @@ type queryBase struct {
 	rows   int             // the rows of chunks
 	saved  [maxCols][]byte // watched written columns' rows as each chunk's job found them (changed.go)
 	rowBuf []int           // the rows that On and Off give, by chunk (enable.go)
+	runBuf []Run           // the runs that Runs gives, by chunk
 	bufs   []*Commands     // by chunk index
 	batch  int
 	resets []func(n int) // the query's reductions, zeroed for n chunks by prepare
@@ -74,6 +75,7 @@ type tableView struct {
 	vers  [maxCols]*colVers // of watched written columns, to mark
 	marks bool              // some vers is not nil
 	tv    *tableVers        // the table's versions, when its jobs mark (changed.go, enable.go)
+	bits  *tableBits        // the table's on/off bits by row, when the system reads or switches them (enable_rows.go)
 }
 
 // init checks the column tokens, which must be d's own: a query can only
@@ -237,7 +239,7 @@ func (q *queryBase) addTable(ents []ark.Entity, cols [maxCols]unsafe.Pointer) {
 	if tv != nil {
 		q.switched(tv)
 	}
-	q.tables = append(q.tables, tableView{ents: ents, cols: cols, vers: vers, marks: vers != [maxCols]*colVers{}, tv: tv})
+	q.tables = append(q.tables, tableView{ents: ents, cols: cols, vers: vers, marks: vers != [maxCols]*colVers{}, tv: tv, bits: q.rowBits(ents)})
 	q.cut(len(q.tables)-1, tv, len(ents))
 }
 

@@ -67,6 +67,9 @@ type World struct {
 
 	enabled    [256]*enableBits // enableable components' bits, by ID index (enable.go)
 	enableList []*enableBits    // the same, in the order made
+	rowBits    []*tableBits     // their bits by table row, by Ark table id (enable_rows.go)
+	staleRows  []ark.Entity     // entities whose row bits are to be rewritten from their ids'
+	rowMoves   uint64           // structural changes, relations' included, seen by the observers
 
 	active   []*Commands  // EndFrame scratch
 	hashEnts []ark.Entity // Hash scratch
