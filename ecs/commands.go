@@ -8,7 +8,7 @@ import (
 )
 
 // Commands is a buffer of deferred structural changes: spawn, despawn,
-// add, remove, set. One job records into it alone; the owner plays it
+// add, remove, set, and switches of enableable components. One job records into it alone; the owner plays it
 // back. Spawn returns a placeholder that stands for the new entity in
 // later commands of the same buffer, and in commands and component values
 // of every buffer of the same playback that plays after it; playback
@@ -33,9 +33,11 @@ const (
 	opSet
 	opRemove
 	opSpawnBatch // a Spawner's spawn: aux is the spawner, val the index of its values
+	opEnable     // switch an enableable component on (enable.go)
+	opDisable    // and off
 )
 
-var opNames = [...]string{"spawn", "despawn", "add", "set", "remove", "spawn"}
+var opNames = [...]string{"spawn", "despawn", "add", "set", "remove", "spawn", "switch on", "switch off"}
 
 type command struct {
 	op  opKind
@@ -197,6 +199,24 @@ func (c Component[T]) Set(b *Commands, e ark.Entity, v T) { record(b, opSet, c.i
 
 // Remove records removing e's T; e must have a T by then.
 func (c Component[T]) Remove(b *Commands, e ark.Entity) { record[T](b, opRemove, c.id, e, nil) }
+
+// SetEnabled records switching e's T on or off (enable.go); e must be
+// alive and have T when the buffer plays, or the command is skipped as
+// a problem (CodeBadCommand). The switch is seen from the next frame on,
+// like any command. T must be enableable by then: declared by a
+// system's ecs.ReadEnabled or ecs.WriteEnabled, or switched by the
+// owner before (a buffer of the owner's, recorded outside a frame, makes
+// it so itself).
+func (c Component[T]) SetEnabled(b *Commands, e ark.Entity, on bool) {
+	if b.d == nil && !b.w.inFrame {
+		enabledOf[T](b.w)
+	}
+	op := opEnable
+	if !on {
+		op = opDisable
+	}
+	b.push(command{op: op, id: c.id, e: e})
+}
 
 // reset empties b for the next frame, keeping its memory.
 func (b *Commands) reset() {

@@ -400,6 +400,23 @@ func (w *World) setEnabled(b *enableBits, e ark.Entity, on bool, tp reflect.Type
 	return nil
 }
 
+// playSwitch plays command c, a switch of an enableable component of e,
+// which is alive, and reports whether it applied. Executed only by the
+// owner, in play.
+func (w *World) playSwitch(c *command, e ark.Entity) bool {
+	name := w.names[c.id.Index()]
+	b := w.enabled[c.id.Index()]
+	if b == nil {
+		w.problem(CodeBadCommand, name+" is not switched on and off anywhere; declare ecs.ReadEnabled or ecs.WriteEnabled of it in a system, or switch it with ecs.SetEnabled first")
+		return false
+	}
+	if w.setEnabled(b, e, c.op == opEnable, w.types[c.id.Index()]) != nil {
+		w.problem(CodeBadCommand, "the entity has no "+name+" to switch on or off; add it first")
+		return false
+	}
+	return true
+}
+
 // IsEnabled reports whether entity e, which must be alive and have T
 // (else CodeNotFound), has T on. Executed only by the owner, outside of
 // frames.

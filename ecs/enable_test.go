@@ -288,3 +288,73 @@ func requireCode(t *testing.T, code Code, err error) {
 	require.ErrorAs(t, err, &e)
 	require.Equal(t, code, e.Code)
 }
+
+// Commands switch a component on and off at playback, from the owner's
+// buffers and from jobs'; the next frame's passes see it. An entity that
+// is dead or lacks the component, or a component that nothing made
+// enableable, is a problem of the playback (CodeBadCommand), and the
+// other commands still apply.
+func TestEnabledByCommands(t *testing.T) {
+	x := newSwitcher(t, 200)
+	w := x.s.w
+	pool := newPool(t, 2)
+	ents := entities(w)
+	b := w.NewCommands()
+	for _, e := range ents[:50] {
+		x.s.posC.SetEnabled(b, e, false)
+	}
+	x.s.posC.SetEnabled(b, ents[0], true) // later commands win
+	r, err := w.Apply(b)
+	require.NoError(t, err)
+	require.NoError(t, r.Err())
+	require.Equal(t, 51, r.Applied)
+	for i, e := range ents[:60] {
+		on, err := IsEnabled[pos](w, e)
+		require.NoError(t, err)
+		require.Equal(t, i == 0 || i >= 50, on, "entity %d", i)
+	}
+	x.checkRows(t, 64)
+
+	// from a job's buffer: switch the next entity's pos off
+	require.NoError(t, w.BeginFrame())
+	pass(t, pool, x.wq, 64, func(c *Chunk) {
+		cb := c.Commands()
+		for _, e := range c.Entities() {
+			if e == ents[100] {
+				x.s.posC.SetEnabled(cb, ents[101], false)
+				x.s.tagC.SetEnabled(cb, ents[101], false) // tag is not enableable
+			}
+		}
+	})
+	rep, err := w.EndFrame()
+	require.NoError(t, err)
+	requireCode(t, CodeBadCommand, rep.Err())
+	require.Len(t, rep.Problems, 1)
+	require.Contains(t, rep.Problems[0].Reason, "not switched on and off anywhere")
+	require.NoError(t, pool.Reset())
+	on, err := IsEnabled[pos](w, ents[101])
+	require.NoError(t, err)
+	require.False(t, on)
+	x.checkRows(t, 64)
+
+	var noHP Entity
+	for _, e := range ents {
+		if !w.unsafe.Has(e, x.s.hpC.id) {
+			noHP = e
+			break
+		}
+	}
+	b.Despawn(ents[2])
+	x.s.posC.SetEnabled(b, ents[2], true)  // dead by then
+	x.s.hpC.SetEnabled(b, noHP, false)     // lacks health
+	x.s.posC.SetEnabled(b, ents[3], false) // still applies
+	r, err = w.Apply(b)
+	require.NoError(t, err)
+	requireCode(t, CodeBadCommand, r.Err())
+	require.Len(t, r.Problems, 2)
+	require.Equal(t, "switch on", r.Problems[0].Op)
+	require.Contains(t, r.Problems[1].Reason, "has no")
+	on, err = IsEnabled[pos](w, ents[3])
+	require.NoError(t, err)
+	require.False(t, on)
+}

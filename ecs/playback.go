@@ -24,7 +24,7 @@ type Problem struct {
 	System string // the system that recorded it ("" for the owner's buffers)
 	Chunk  int    // the chunk or job of its buffer
 	Seq    int    // its position in the buffer
-	Op     string // spawn, despawn, add, set, remove
+	Op     string // spawn, despawn, add, set, remove, switch on, switch off
 	Entity ark.Entity
 	Reason string
 }
@@ -195,6 +195,8 @@ func (w *World) playOnEntity(b *Commands, i int) bool {
 		}
 		w.ids = append(w.ids[:0], c.id)
 		u.Remove(e, w.ids...)
+	case opEnable, opDisable:
+		return w.playSwitch(c, e)
 	}
 	return true
 }
