@@ -56,6 +56,32 @@ func init() {
 		return eng.Tick()
 	}
 	guideClaims = append(guideClaims,
+		guideClaim{"an entity that is dead or lacks `T` by then is a problem of the playback (WEFT-E006), and the others still apply.", func(t *testing.T) error {
+			w := ecs.NewWorld(ecs.Options{})
+			stunned, impact := ecs.NewComponent[Stunned](w), ecs.NewComponent[Impact](w)
+			b := w.NewCommands()
+			body, rock := b.Spawn(), b.Spawn()
+			stunned.Add(b, body, Stunned{})
+			impact.Add(b, rock, Impact{})
+			if _, err := w.Apply(b); err != nil {
+				return err
+			}
+			var ents []ecs.Entity
+			for e := range must2(w.Entities()) {
+				ents = append(ents, e)
+			}
+			for _, e := range ents {
+				stunned.SetEnabled(b, e, false) // the rock has no Stunned
+			}
+			r, err := w.Apply(b)
+			if err != nil {
+				return err
+			}
+			if r.Applied != 1 {
+				t.Errorf("applied %d switches, want the body's", r.Applied)
+			}
+			return r.Err()
+		}},
 		guideClaim{"A job that switches through another system's token fails its step with WEFT-E001.", func(t *testing.T) error {
 			return step(true, 0)
 		}},
