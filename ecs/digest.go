@@ -108,7 +108,7 @@ func (c *Chunk) digest() {
 			p = unsafe.Add(p, col.size)
 		}
 	}
-	q.d.digest.sum.Add(sum)
+	q.d.digest.sum.Add(sum + c.switchedSum(ents))
 }
 
 // capture keeps a copy of the value at p, written to e's component id.
@@ -207,7 +207,7 @@ func (w *World) Digest(comps ...Comp) (uint64, error) {
 		k := entityKey(e)
 		sum += fmix(mix(k))
 		for _, id := range ids {
-			sum += w.layouts[id.Index()].rowSum(k, id, q.Get(id))
+			sum += w.layouts[id.Index()].rowSum(k, id, q.Get(id)) + w.enabledSum(k, id, e)
 		}
 		n++
 	}

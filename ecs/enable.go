@@ -140,6 +140,66 @@ func (b *enableBits) word(ents []ark.Entity) uint64 {
 	return m
 }
 
+// offBit is 1 when id's component is off, else 0. Any goroutine.
+func (b *enableBits) offBit(id uint32) uint64 {
+	if b.on(id) {
+		return 0
+	}
+	return 1
+}
+
+// stateSum mixes an entity (key), a component and its on/off state, for
+// digests: a sum of these over rows does not depend on their order.
+func stateSum(key uint64, id ark.ID, off uint64) uint64 {
+	return fmix(mix(key^uint64(id.Index())<<56^0x5157) ^ off)
+}
+
+// enabledSum is the part of e's component id in World.Digest for its
+// on/off state: 0 for a component that is not enableable, so that
+// digests of worlds without them are as they were. Executed only by the
+// owner, outside of frames.
+func (w *World) enabledSum(key uint64, id ark.ID, e ark.Entity) uint64 {
+	b := w.enabled[id.Index()]
+	if b == nil {
+		return 0
+	}
+	return stateSum(key, id, b.offBit(e.ID()))
+}
+
+// switchedSum is the part of chunk c's rows (whose entities are ents) in
+// its system's digest for the states its system switches (WriteEnabled):
+// every row's state after the job, so that a system that switches rows
+// differently from one run to the next is named. Under DigestCapture
+// each row's state is kept as a Written of "on/off of T". Executed only
+// by the job that ran c, right after it.
+func (c *Chunk) switchedSum(ents []ark.Entity) uint64 {
+	var sum uint64
+	for _, u := range c.q.d.uses {
+		if u.kind != kindWriteEnabled {
+			continue
+		}
+		b := c.q.w.enabled[u.id.Index()]
+		for _, e := range ents {
+			off := b.offBit(e.ID())
+			s := stateSum(entityKey(e), u.id, off)
+			sum += s
+			if c.q.w.digests == DigestCapture {
+				c.q.captureState(e, u.id, off == 0, s)
+			}
+		}
+	}
+	return sum
+}
+
+// captureState keeps e's state of component id, switched by q's system.
+// Called by any job of q's system; slow, for finding a divergence.
+func (q *queryBase) captureState(e ark.Entity, id ark.ID, on bool, sum uint64) {
+	g := &q.d.digest
+	g.mu.Lock()
+	g.rows = append(g.rows, Written{Entity: e, Component: "on/off of " + q.w.names[id.Index()], Value: on, Sum: sum})
+	g.mu.Unlock()
+}
+
 // enabledTok is what EnabledReader and EnabledWriter share.
 type enabledTok struct {
 	u *use

@@ -358,3 +358,25 @@ func TestEnabledByCommands(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, on)
 }
+
+// The on/off bits count in the world's hash and digest: switching a
+// component changes both, switching it back restores them.
+func TestEnabledInHashAndDigest(t *testing.T) {
+	x := newSwitcher(t, 100)
+	w := x.s.w
+	sums := func() [2]uint64 {
+		h, err := w.Hash(x.s.posC)
+		require.NoError(t, err)
+		d, err := w.Digest(x.s.posC)
+		require.NoError(t, err)
+		return [2]uint64{h, d}
+	}
+	all := sums()
+	e := entities(w)[42]
+	require.NoError(t, SetEnabled[pos](w, e, false))
+	off := sums()
+	require.NotEqual(t, all[0], off[0])
+	require.NotEqual(t, all[1], off[1])
+	require.NoError(t, SetEnabled[pos](w, e, true))
+	require.Equal(t, all, sums())
+}

@@ -123,6 +123,9 @@ func (w *World) Hash(comps ...Comp) (uint64, error) {
 		h.put(entityKey(e), 8)
 		for _, id := range ids {
 			h.value(&w.layouts[id.Index()], w.unsafe.GetUnchecked(e, id))
+			if b := w.enabled[id.Index()]; b != nil { // and its on/off state (enable.go)
+				h.put(b.offBit(e.ID()), 1)
+			}
 		}
 	}
 	h.put(uint64(len(ents)), 8)
