@@ -25,10 +25,11 @@ type Decl struct {
 	bufs   []*Commands // system-level buffers, by job
 	res    []resource  // the resources it declared, checked by Err
 
-	uses     []*use    // every token it declared: the access seam (seam.go)
-	cmds     *use      // its command buffers' use (Commands)
-	emitters []emitter // its emissions, sized by its queries
-	digest   digest    // what its chunk jobs wrote this step (digest.go)
+	uses     []*use         // every token it declared: the access seam (seam.go)
+	cmds     *use           // its command buffers' use (Commands)
+	emitters []emitter      // its emissions, sized by its queries
+	digest   digest         // what its chunk jobs wrote this step (digest.go)
+	wres     []reflect.Type // the resources it declares written, for its digest (digest_writes.go)
 }
 
 // resource is a declared resource: its type and whether the world has it.
@@ -194,6 +195,7 @@ func ReadRes[T any](d *Decl) ResReader[T] {
 // WriteRes declares that d's system reads and writes resource T.
 func WriteRes[T any](d *Decl) ResWriter[T] {
 	u, r := newResource[T](d, kindWriteRes)
+	d.wres = append(d.wres, reflect.TypeFor[T]())
 	return ResWriter[T]{u, r}
 }
 

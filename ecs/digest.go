@@ -2,7 +2,6 @@ package ecs
 
 import (
 	"cmp"
-	"reflect"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -21,9 +20,8 @@ import (
 // value's plain-data leaves (the layout World.Hash uses). A sum of those
 // does not depend on how the rows were cut into chunks or which worker
 // ran them, so the digest is the same for every worker count and batch
-// size. It covers the rows of the system's queries; writes through a
-// lookup or a resource writer, and commands, show in the digests of the
-// systems that read them later and in the world's hash.
+// size. Writes through lookups, to resources and by commands, and an
+// exclusive system's, are added as digest_writes.go says.
 
 // DigestMode says what the chunk jobs keep of their writes.
 type DigestMode uint8
@@ -49,6 +47,7 @@ type digest struct {
 	sum  atomic.Uint64
 	mu   sync.Mutex // guards rows: jobs append to it
 	rows []Written
+	cmds uint64 // its commands, mixed in playback order; owner only (digest_writes.go)
 }
 
 // take returns the digest and the captured rows (sorted by entity, then
@@ -66,7 +65,11 @@ func (g *digest) take() (uint64, []Written) {
 		return cmp.Compare(a.Sum, b.Sum) // a row written twice (two passes): in a fixed order
 	})
 	g.rows = nil
-	return g.sum.Swap(0), rows
+	sum := g.sum.Swap(0)
+	if g.cmds != 0 {
+		sum, g.cmds = sum+fmix(g.cmds), 0
+	}
+	return sum, rows
 }
 
 // SetDigests sets what chunk jobs keep of their writes from the next frame
@@ -83,7 +86,10 @@ func (g worldGlue) SetDigests(m uint8) error {
 // TakeDigest returns the system's digest since the last call and, under
 // DigestCapture, the rows it wrote. Executed only by the owner, between
 // frames.
-func (g declGlue) TakeDigest() (uint64, any) { return g.d.digest.take() }
+func (g declGlue) TakeDigest() (uint64, any) {
+	g.d.digestLookups()
+	return g.d.digest.take()
+}
 
 // digest adds the chunk's written columns to its system's digest.
 // Executed only by the job that ran c, right after it.
@@ -114,11 +120,7 @@ func (c *Chunk) digest() {
 // capture keeps a copy of the value at p, written to e's component id.
 // Called by any job of q's system; slow, for finding a divergence.
 func (q *queryBase) capture(e ark.Entity, id ark.ID, p unsafe.Pointer, sum uint64) {
-	v := reflect.NewAt(q.w.types[id.Index()], p).Elem().Interface() // a copy
-	g := &q.d.digest
-	g.mu.Lock()
-	g.rows = append(g.rows, Written{Entity: e, Component: q.w.names[id.Index()], Value: v, Sum: sum})
-	g.mu.Unlock()
+	q.d.keep(e, q.w.names[id.Index()], q.w.types[id.Index()], p, sum)
 }
 
 // rowSum mixes an entity, a component and the value at p, leaf by leaf

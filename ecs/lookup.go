@@ -89,6 +89,8 @@ type LookupWriter[T any] struct {
 type lookupWrite struct {
 	id   ark.ID
 	used atomic.Bool // set by the job that called Get; read and cleared by the owner (markLookupWrites)
+	d    *Decl
+	pend []ark.Entity // the entities Get reached since the system's last digest (digest_writes.go)
 }
 
 // markLookupWrites marks component T changed in every table that has it,
@@ -111,7 +113,7 @@ func (w *World) markLookupWrites() {
 // too. Executed only by the owner, at build time.
 func WriteLookup[T any](d *Decl) LookupWriter[T] {
 	u := newLookup[T](d, kindWriteLookup)
-	lw := &lookupWrite{id: u.id}
+	lw := &lookupWrite{id: u.id, d: d}
 	d.w.lookupWrites = append(d.w.lookupWrites, lw)
 	return LookupWriter[T]{u: u, m: ark.NewMap[T](d.w.ark), used: lw}
 }
@@ -130,6 +132,9 @@ func (l LookupWriter[T]) Get(c *Chunk, e ark.Entity) (*T, bool) {
 		if p := l.m.GetUnchecked(e); p != nil {
 			if !l.used.used.Load() { // load first: a plain read of a shared line while it is set
 				l.used.used.Store(true)
+			}
+			if l.u.d.w.digests != DigestOff {
+				l.used.pend = append(l.used.pend, e)
 			}
 			return p, true
 		}

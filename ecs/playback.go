@@ -121,15 +121,19 @@ func (w *World) play(b *Commands) {
 	p.b, p.off = b, len(p.spawned)
 	for i := 0; i < len(b.cmds); i++ {
 		p.i = i
+		from, applied := i, true
 		switch b.cmds[i].op {
 		case opSpawn:
 			i = w.spawn(b, i)
 		case opSpawnBatch:
 			i = w.spawnBatch(b, i)
 		default:
-			if w.playOnEntity(b, i) {
+			if applied = w.playOnEntity(b, i); applied {
 				p.r.Applied++
 			}
+		}
+		if w.digests != DigestOff {
+			w.digestCommand(b, from, i, applied)
 		}
 	}
 	s := span{p.off, len(p.spawned) - p.off}

@@ -327,6 +327,9 @@ func (q *queryBase) run(c *Chunk, worker int, inOrder bool, fn func(c *Chunk)) {
 	}
 	if q.w.digests != DigestOff {
 		c.digest()
+		if inOrder {
+			q.d.digestLookups()
+		}
 	}
 }
 

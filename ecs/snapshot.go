@@ -324,6 +324,7 @@ type resourceCopy struct {
 	typ  reflect.Type
 	ptr  unsafe.Pointer
 	refs string // its first field that holds a pointer, "" for plain data
+	lay  layout // its leaves, for digests (digest_writes.go)
 }
 
 func (r resourceCopy) bytes() []byte { return unsafe.Slice((*byte)(r.ptr), r.typ.Size()) }

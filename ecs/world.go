@@ -39,6 +39,7 @@ type World struct {
 	digests DigestMode     // what chunk jobs keep of their writes (digest.go)
 	refs    [256]string    // a component's first field that holds a pointer, which snapshots refuse
 	resList []resourceCopy // the resources, in the order added, for snapshots
+	excl    Decl           // DigestAll's digest (digest_writes.go)
 
 	decls    []*Decl
 	spawners []batchSpawner
@@ -182,7 +183,7 @@ func AddResource[T any](w *World, res *T) error {
 	}
 	ark.AddResource(w.ark, res)
 	tp := reflect.TypeFor[T]()
-	w.resList = append(w.resList, resourceCopy{typ: tp, ptr: unsafe.Pointer(res), refs: pointerField(tp, tp.Name())})
+	w.resList = append(w.resList, resourceCopy{typ: tp, ptr: unsafe.Pointer(res), refs: pointerField(tp, tp.Name()), lay: layoutOf(tp)})
 	return nil
 }
 

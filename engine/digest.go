@@ -5,11 +5,14 @@ import (
 	"github.com/weft-engine/weft/internal/glue"
 )
 
-// SystemDigest is a digest of what one system wrote in a step: the rows
-// of the components its queries declare written, whatever the worker
-// count and batch size (ecs.DigestMode says what it covers). Two runs of
-// the same inputs have equal digests system by system; the first system
-// whose digest differs is the first whose writes differ.
+// SystemDigest is a digest of what one system wrote in a step, whatever
+// the worker count and batch size: the rows of the components its
+// queries declare written, the rows it reached through write lookups,
+// the resources it declares written as its Merge left them, and the
+// commands it issued, in playback order; for an exclusive system, the
+// whole world (every entity, component and resource) after its Run. Two
+// runs of the same inputs have equal digests system by system; the first
+// system whose digest differs is the first whose writes differ.
 type SystemDigest struct {
 	System string
 	Sum    uint64
@@ -38,10 +41,11 @@ func (e *Engine) SetDigests(m ecs.DigestMode) error {
 	return nil
 }
 
-// Digests are the last step's per-system digests, in built order, of the
-// systems that run jobs (an exclusive system's writes show in the
-// digests of the systems after it); empty with digests off. Valid until
-// the next step. Executed only by the owner, between steps.
+// Digests are the last step's per-system digests, in the order the
+// systems ran: segment by segment, its exclusive systems, then its other
+// systems in built order. A system that did not run has 0. Empty with
+// digests off. Valid until the next step. Executed only by the owner,
+// between steps.
 func (e *Engine) Digests() []SystemDigest { return e.dig.last }
 
 // Written is what system wrote in the last step, row by row, sorted by
@@ -65,14 +69,39 @@ func (e *Engine) takeDigests() {
 	if d.mode == ecs.DigestOff {
 		return
 	}
-	for _, en := range e.sched.par {
-		sum, rows := en.decl.Glue(glue.Seal{}).TakeDigest()
-		d.last = append(d.last, SystemDigest{System: en.name, Sum: sum})
-		if d.mode == ecs.DigestCapture {
-			r, _ := rows.([]ecs.Written)
-			d.rows = append(d.rows, r)
+	for seg := range e.sched.nseg {
+		for _, x := range e.sched.excl {
+			if x.seg == seg {
+				d.add(x.name, x.xsum, x.xrows)
+			}
+		}
+		for _, en := range e.sched.par {
+			if en.seg == seg {
+				sum, rows := en.decl.Glue(glue.Seal{}).TakeDigest()
+				r, _ := rows.([]ecs.Written)
+				d.add(en.name, sum, r)
+			}
 		}
 	}
+}
+
+// add appends one system's digest, and its rows under capture.
+func (d *digests) add(name string, sum uint64, rows []ecs.Written) {
+	d.last = append(d.last, SystemDigest{System: name, Sum: sum})
+	if d.mode == ecs.DigestCapture {
+		d.rows = append(d.rows, rows)
+	}
+}
+
+// digestExclusive keeps exclusive system x's digest, of the whole world
+// after its Run. Executed only by the owner, right after the Run.
+func (e *Engine) digestExclusive(x *entry) {
+	if e.dig.mode == ecs.DigestOff {
+		return
+	}
+	sum, rows := e.world.Glue(glue.Seal{}).DigestAll()
+	x.xsum = sum
+	x.xrows, _ = rows.([]ecs.Written)
 }
 
 // StepHook is told of every fixed step, by Step and Tick alike: a

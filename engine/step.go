@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -178,7 +179,11 @@ func (e *Engine) runSegment(seg int) {
 // no job in flight.
 func (e *Engine) runExclusives(seg int) {
 	for _, x := range e.sched.excl {
-		if x.seg != seg || x.disabled || x.skip {
+		if x.seg != seg {
+			continue
+		}
+		x.xsum, x.xrows = 0, nil
+		if x.disabled || x.skip {
 			continue
 		}
 		at := e.out.rec.now()
@@ -187,6 +192,7 @@ func (e *Engine) runExclusives(seg int) {
 			e.fail(errorf(CodeMerge, x.name, err, "exclusive system %q failed in step %d", x.name, e.res.time.Step))
 		}
 		e.out.rec.phase(PhaseExclusive, int32(x.slot), at)
+		e.digestExclusive(x)
 	}
 }
 
@@ -279,21 +285,33 @@ func (e *Engine) playBack(seg int) {
 func (e *Engine) mergeSystems(seg int) {
 	f := &e.scratch.frame
 	for _, en := range e.sched.par {
-		if en.seg != seg || en.merger == nil || !en.merge {
+		if en.seg != seg {
 			continue
 		}
-		if o, err := e.run.pool.Outcome(en.done); en.started && (err != nil || o != jobs.Succeeded) {
-			continue // its jobs failed: their outputs are not whole
+		e.mergeSystem(f, en)
+		if e.dig.mode != ecs.DigestOff && !en.disabled && !en.skip {
+			en.decl.Glue(glue.Seal{}).DigestMerged() // its resources as its Merge left them
 		}
-		at := e.out.rec.now()
-		f.cur = en
-		if err := callMerge(en.merger, f); err != nil {
-			en.fail(err.Error())
-			e.fail(errorf(CodeMerge, en.name, err, "system %q: Merge failed in step %d", en.name, e.res.time.Step))
-		}
-		f.cur = nil
-		e.out.rec.phase(PhaseMerge, int32(en.slot), at)
 	}
+}
+
+// mergeSystem calls en's Merge if its Schedule and jobs succeeded.
+// Executed only by the owner, in mergeSystems.
+func (e *Engine) mergeSystem(f *Frame, en *entry) {
+	if en.merger == nil || !en.merge {
+		return
+	}
+	if o, err := e.run.pool.Outcome(en.done); en.started && (err != nil || o != jobs.Succeeded) {
+		return // its jobs failed: their outputs are not whole
+	}
+	at := e.out.rec.now()
+	f.cur = en
+	if err := callMerge(en.merger, f); err != nil {
+		en.fail(err.Error())
+		e.fail(errorf(CodeMerge, en.name, err, "system %q: Merge failed in step %d", en.name, e.res.time.Step))
+	}
+	f.cur = nil
+	e.out.rec.phase(PhaseMerge, int32(en.slot), at)
 }
 
 // readTrace adds the segment's trace to the step's record; a trace that

@@ -109,8 +109,10 @@ type entry struct {
 	// Its Before/After and its sets', resolved to system names.
 	runBefore, runAfter []string
 	// Per step, owner only.
-	done        jobs.Handle // finishes when the system's jobs (or its predecessors) have
-	last        jobs.Handle // the last pass started this step
+	xsum        uint64        // an exclusive system's digest (digest.go)
+	xrows       []ecs.Written // and its rows under ecs.DigestCapture
+	done        jobs.Handle   // finishes when the system's jobs (or its predecessors) have
+	last        jobs.Handle   // the last pass started this step
 	lastPass    *Pass
 	lastGrouped bool // it runs as one job per chunk: a pass can chain onto it
 	started     bool

@@ -34,7 +34,7 @@ func (d *Divergence) err() *Error {
 func (d *Divergence) String() string {
 	s := fmt.Sprintf("step %d differs (world hash %016x, want %016x)", d.Step, d.GotHash, d.WantHash)
 	if d.System == "" {
-		return s + ": every system's digest agrees, so an exclusive system, a lookup or resource write, or a command made the difference"
+		return s + ": every system's digest agrees, so what differs was not written by a system: the owner changed the world between steps without recording it (Recorder.Do, Track), or a system wrote memory that ecs does not see (a pointer, slice or map inside a component)"
 	}
 	s += fmt.Sprintf(": system %q is the first whose writes differ", d.System)
 	if d.Component != "" {

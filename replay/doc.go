@@ -14,8 +14,9 @@
 // carried out again by Sim.Do), and the frame's real time; once, the
 // game's Meta (its seed and scene). With them it keeps what each step
 // left: the world's digest (Sim.Digest) and a digest per system of what
-// it wrote (engine.Engine.Digests), so that a replay that differs says
-// where.
+// it wrote (engine.Engine.Digests: its written columns, write lookups,
+// written resources and commands; an exclusive system's, the whole
+// world), so that a replay that differs says where.
 //
 // # Record, play, find
 //

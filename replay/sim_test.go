@@ -40,7 +40,7 @@ type kick struct {
 
 // bad says which non-deterministic system the scene has, from which step.
 type bad struct {
-	kind string // "", "map" or "sum"
+	kind string // "", "map", "sum", or a kind of kinds_test.go
 	from uint64
 	log  *[]uint64 // what the map system wrote, step by step
 }
@@ -72,6 +72,8 @@ func newToy(t *testing.T, cfg engine.Config, b bad) *toy {
 		require.NoError(t, s.eng.Add(engine.Update, newMapper(b), engine.After("move")))
 	case "sum":
 		require.NoError(t, s.eng.Add(engine.Update, &summer{from: b.from}, engine.After("move")))
+	default:
+		addKind(t, s, b) // kinds_test.go
 	}
 	require.NoError(t, s.eng.Add(engine.PostUpdate, &tagger{}))
 	require.NoError(t, s.eng.Build())

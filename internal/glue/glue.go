@@ -47,6 +47,10 @@ type Decl interface {
 	// (an []ecs.Written: glue cannot import ecs). Executed between
 	// frames.
 	TakeDigest() (uint64, any)
+	// DigestMerged adds the resources the system declares written, as
+	// they are after its Merge, to its digest. Executed between frames,
+	// after the system's Merge.
+	DigestMerged()
 }
 
 // Use is one declared token as the engine sees it: what it reaches and
@@ -91,6 +95,10 @@ type World interface {
 	// SetDigests sets what chunk jobs keep of their writes (an
 	// ecs.DigestMode), from the next frame on. Executed between frames.
 	SetDigests(mode uint8) error
+	// DigestAll is a digest of the whole world (every entity, component
+	// and resource), an exclusive system's, and under ecs.DigestCapture
+	// its rows (an []ecs.Written). Executed between frames.
+	DigestAll() (uint64, any)
 }
 
 // Owner is the engine's side of a world's frames. Its methods are called
