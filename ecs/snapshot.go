@@ -55,6 +55,7 @@ type Snapshot struct {
 	have    []int        // Restore's scratch: rows of src's tables that the world's keep, then their Ark ids
 	removed []ark.Entity // Restore's scratch: rows to remove
 	order   []int        // Restore's scratch: src's table of each of the world's, in Ark's order
+	spare   []*tableVers // versions of tables that went, to reuse (newVers)
 }
 
 // tableCopy is one table: its components, entities and column bytes.
@@ -92,7 +93,7 @@ func (w *World) Snapshot(dst *Snapshot) error {
 		return err
 	}
 	dst.w = w
-	dst.pool = append(dst.pool[:0], st.pool.entities...)
+	dst.pool = append(roomFor(dst.pool, len(st.pool.entities)), st.pool.entities...)
 	dst.next, dst.available = st.pool.next, st.pool.available
 	dst.n = 0
 	q := w.all.Query()
@@ -104,6 +105,7 @@ func (w *World) Snapshot(dst *Snapshot) error {
 		if dst.n == len(dst.tables) {
 			dst.tables = append(dst.tables, tableCopy{})
 		}
+		dst.claim(w.tableOf(q.Entities()[0]))
 		w.copyOut(&dst.tables[dst.n], q.Entities())
 		dst.n++
 	}
@@ -170,13 +172,25 @@ func (w *World) copyOut(t *tableCopy, ents []ark.Entity) {
 		t.ids = append(t.ids, id)
 		t.key[id.Index()>>6] |= 1 << (id.Index() & 63)
 	}
-	t.ents = append(t.ents[:0], ents...)
+	t.ents = append(roomFor(t.ents, len(ents)), ents...)
 	for len(t.cols) < len(t.ids) {
 		t.cols = append(t.cols, nil)
 	}
 	for i, id := range t.ids {
-		t.cols[i] = append(t.cols[i][:0], w.column(ents[0], id, len(ents))...)
+		col := w.column(ents[0], id, len(ents))
+		t.cols[i] = append(roomFor(t.cols[i], len(col)), col...)
 	}
+}
+
+// roomFor is s emptied, with room for n elements: a new slice half again
+// as large when s has less, so that a table that grows a little from
+// one snapshot to the next (the ring reuses each snapshot every few
+// steps) does not make a copy grow every time.
+func roomFor[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, 0, n+n/2)
+	}
+	return s[:0]
 }
 
 // column is the bytes of component id's column in the table whose first
@@ -249,6 +263,19 @@ func (w *World) sameTables(src *Snapshot) bool {
 		i++
 	}
 	return all && i == src.n
+}
+
+// claim moves the copy of the table with key that s held in its last
+// snapshot, if any not yet reused, to index s.n, so that its memory is
+// filled again by the same table and a warm snapshot of a world whose
+// tables come and go allocates nothing.
+func (s *Snapshot) claim(key tableKey) {
+	for j := s.n; j < len(s.tables); j++ {
+		if s.tables[j].key == key {
+			s.tables[s.n], s.tables[j] = s.tables[j], s.tables[s.n]
+			return
+		}
+	}
 }
 
 // find is the index of src's table with key, looking from i on first
@@ -334,15 +361,16 @@ func (s *Snapshot) saveVersions(w *World) {
 	if s.vers == nil {
 		s.vers = map[tableKey]*tableVers{}
 	}
-	for k := range s.vers {
+	for k, c := range s.vers {
 		if w.tables[k] == nil {
 			delete(s.vers, k)
+			s.spare = append(s.spare, c)
 		}
 	}
 	for k, tv := range w.tables {
 		c := s.vers[k]
 		if c == nil {
-			c = &tableVers{}
+			c = s.newVers()
 			s.vers[k] = c
 		}
 		c.copyFrom(tv)
@@ -351,19 +379,32 @@ func (s *Snapshot) saveVersions(w *World) {
 
 // loadVersions puts s's change versions back into w.
 func (s *Snapshot) loadVersions(w *World) {
-	for k := range w.tables {
+	for k, tv := range w.tables {
 		if s.vers[k] == nil {
 			delete(w.tables, k)
+			s.spare = append(s.spare, tv)
 		}
 	}
 	for k, c := range s.vers {
 		tv := w.tables[k]
 		if tv == nil {
-			tv = &tableVers{}
+			tv = s.newVers()
 			w.tables[k] = tv
 		}
 		tv.copyFrom(c)
 	}
+}
+
+// newVers is a table's versions to fill, one that a table that went
+// left behind if there is one: tables come and go from step to step, and
+// a warm snapshot and restore allocate nothing.
+func (s *Snapshot) newVers() *tableVers {
+	if n := len(s.spare); n > 0 {
+		tv := s.spare[n-1]
+		s.spare = s.spare[:n-1]
+		return tv
+	}
+	return &tableVers{}
 }
 
 // copyFrom makes tv a copy of o, reusing tv's memory.

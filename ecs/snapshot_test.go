@@ -3,6 +3,9 @@ package ecs
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+
+	ark "github.com/mlange-42/ark/ecs"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -70,6 +73,52 @@ func (r *snapRun) step(t *testing.T) string {
 	_, err = w.EndFrame()
 	require.NoError(t, err)
 	return dump(w) + fmt.Sprint(r.changed.seen, r.added.seen)
+}
+
+// A ring of snapshots (Rewind's) of a world whose tables come, go and
+// change size from step to step allocates nothing once warm: each copy
+// is filled again by the table it held.
+func TestSnapshotRingAllocatesNothing(t *testing.T) {
+	s := newScene(t, 600, Options{})
+	w := s.w
+	var ring [3]Snapshot
+	var mallocs uint64
+	var ms runtime.MemStats
+	lone := ark.NewFilter1[health](w.ark).Without(ark.C[pos]()) // a table that comes and goes
+	bare := ark.NewFilter1[pos](w.ark).Without(ark.C[vel]())    // one that grows and shrinks
+	var gone []Entity
+	for k := range 60 {
+		b := w.NewCommands()
+		if k%4 == 0 {
+			for i := range 5 {
+				s.hpC.Add(b, b.Spawn(), health{HP: k})
+				s.posC.Add(b, b.Spawn(), pos{X: float64(i)})
+			}
+		} else {
+			gone = gone[:0]
+			for q := lone.Query(); q.Next(); {
+				gone = append(gone, q.Entity())
+			}
+			for q := bare.Query(); q.Next(); {
+				if k%4 == 2 {
+					gone = append(gone, q.Entity())
+				}
+			}
+			for _, e := range gone {
+				b.Despawn(e)
+			}
+		}
+		_, err := w.Apply(b)
+		require.NoError(t, err)
+		runtime.ReadMemStats(&ms)
+		before := ms.Mallocs
+		require.NoError(t, w.Snapshot(&ring[k%len(ring)]))
+		runtime.ReadMemStats(&ms)
+		if k >= 30 {
+			mallocs += ms.Mallocs - before
+		}
+	}
+	require.Zero(t, mallocs, "warm snapshots in a ring")
 }
 
 // A restore makes the next frames repeat the first run: components,
