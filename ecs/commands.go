@@ -19,8 +19,9 @@ type Commands struct {
 	seq, index  int    // playback rank after the system's order: query (-1 for system buffers), chunk or job
 	tag         uint32 // of its placeholders, for this use
 	cmds        []command
-	stores      []store    // values, by Ark component ID index
-	spawnValues []resetter // Spawner values, by spawner index
+	stores      []store      // values, by Ark component ID index
+	spawnValues []resetter   // Spawner values, by spawner index
+	targets     []ark.Entity // relation targets (RelationWriter.Set), by command val
 	spawns      uint32
 }
 
@@ -35,9 +36,11 @@ const (
 	opSpawnBatch // a Spawner's spawn: aux is the spawner, val the index of its values
 	opEnable     // switch an enableable component on (enable.go)
 	opDisable    // and off
+	opRelate     // RelationWriter.Set: id is the Link column, val the index of the target
+	opUnrelate   // RelationWriter.Remove
 )
 
-var opNames = [...]string{"spawn", "despawn", "add", "set", "remove", "spawn", "switch on", "switch off"}
+var opNames = [...]string{"spawn", "despawn", "add", "set", "remove", "spawn", "switch on", "switch off", "set target", "remove target"}
 
 type command struct {
 	op  opKind
@@ -221,6 +224,7 @@ func (c Component[T]) SetEnabled(b *Commands, e ark.Entity, on bool) {
 // reset empties b for the next frame, keeping its memory.
 func (b *Commands) reset() {
 	b.cmds = b.cmds[:0]
+	b.targets = b.targets[:0]
 	b.spawns = 0
 	b.retag()
 	for _, s := range b.stores {

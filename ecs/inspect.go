@@ -12,12 +12,22 @@ import (
 
 // Inspection is what one entity is, as plain data for a tool (the
 // overlay's inspector, a headless report): its components with their
-// values, and the systems whose declared access reaches it. Relations
-// are not shown: the world has none.
+// values, its relations, and the systems whose declared access reaches
+// it.
 type Inspection struct {
 	Entity     Entity
 	Components []ComponentValue // in the order of the entity's table
+	Relations  []RelationValue  // by relation kind, in the order declared; kinds it takes no part in are left out
 	Systems    []SystemTouch    // in playback order (the engine's built order)
+}
+
+// RelationValue is an inspected entity's part in one relation kind: its
+// target (the zero entity if it has none) and the entities whose target
+// it is, in the order of their ids.
+type RelationValue struct {
+	Kind     string
+	Target   Entity
+	Children []Entity
 }
 
 // ComponentValue is one component of an inspected entity, its value
@@ -64,6 +74,15 @@ func (w *World) Inspect(e Entity) (Inspection, error) {
 		}
 		in.Components = append(in.Components, ComponentValue{Name: w.names[id.Index()], Value: v})
 	}
+	for _, rk := range w.rels {
+		r := RelationValue{Kind: rk.name, Children: slices.Clone(rk.children[e])}
+		if l := w.link(rk, e); l != nil {
+			r.Target = l.target
+		}
+		if r.Target != (Entity{}) || len(r.Children) > 0 {
+			in.Relations = append(in.Relations, r)
+		}
+	}
 	decls := slices.Clone(w.decls)
 	slices.SortStableFunc(decls, func(a, b *Decl) int { return cmp.Compare(a.order, b.order) })
 	for _, d := range decls {
@@ -102,6 +121,9 @@ func (w *World) reach(d *Decl, has *[256]bool) SystemTouch {
 		if (u.kind == kindReadLookup || u.kind == kindWriteLookup) && has[u.id.Index()] {
 			add(u, " (lookup)")
 		}
+		if u.kind == kindWriteRelation && has[u.id.Index()] {
+			add(u, " (commands)")
+		}
 	}
 	return t
 }
@@ -133,6 +155,18 @@ func (in Inspection) Lines() []string {
 	lines := []string{fmt.Sprintf("entity %d (generation %d)", in.Entity.ID(), in.Entity.Gen())}
 	for _, c := range in.Components {
 		lines = append(lines, fmt.Sprintf("  %s %s", c.Name, c.Value))
+	}
+	for _, r := range in.Relations {
+		if r.Target != (Entity{}) {
+			lines = append(lines, fmt.Sprintf("  %s target: entity %d (generation %d)", r.Kind, r.Target.ID(), r.Target.Gen()))
+		}
+		if len(r.Children) > 0 {
+			ids := make([]string, len(r.Children))
+			for i, c := range r.Children {
+				ids[i] = fmt.Sprint(c.ID())
+			}
+			lines = append(lines, fmt.Sprintf("  %s children: %s", r.Kind, strings.Join(ids, ", ")))
+		}
 	}
 	if len(in.Systems) == 0 {
 		return append(lines, "no system reads or writes it")

@@ -175,8 +175,10 @@ func (w *World) playOnEntity(b *Commands, i int) bool {
 	}
 	switch c.op {
 	case opDespawn:
-		w.ark.RemoveEntity(e)
+		w.despawnTree(e)
 		return true
+	case opRelate, opUnrelate:
+		return w.playRelation(b, c, e)
 	case opAdd:
 		had := u.HasUnchecked(e, c.id)
 		if !had {
@@ -201,6 +203,62 @@ func (w *World) playOnEntity(b *Commands, i int) bool {
 		u.Remove(e, w.ids...)
 	case opEnable, opDisable:
 		return w.playSwitch(c, e)
+	}
+	return true
+}
+
+// despawnTree despawns e and applies, to the entities that e is the
+// target of, their kinds' policies: DespawnChildren despawns them the
+// same way, depth first in the order of their entities; Detach removes
+// their links. Every despawn of playback goes through here, so each
+// entity of a hierarchy is despawned once, children before parents, and
+// no link is left pointing at a dead entity. Executed only by the owner,
+// in playback.
+func (w *World) despawnTree(e ark.Entity) {
+	w.unlinkDead(e)
+	for _, rk := range w.rels {
+		kids := rk.children[e]
+		if len(kids) == 0 {
+			continue
+		}
+		delete(rk.children, e)
+		for _, k := range kids {
+			if !w.ark.Alive(k) { // despawned through another kind already
+				continue
+			}
+			if rk.policy == DespawnChildren {
+				w.despawnTree(k)
+				continue
+			}
+			w.unrelate(rk, k)
+		}
+	}
+	w.ark.RemoveEntity(e)
+}
+
+// playRelation applies a relation command c to e, alive, and reports
+// whether it applied. Executed only by the owner, in play.
+func (w *World) playRelation(b *Commands, c *command, e ark.Entity) bool {
+	rk := w.relByID[c.id.Index()]
+	if c.op == opUnrelate {
+		if !w.unrelate(rk, e) {
+			w.problem(CodeBadCommand, "the entity has no target of "+rk.name+" to remove")
+			return false
+		}
+		return true
+	}
+	t, why := w.pb.resolve(b.targets[c.val])
+	switch {
+	case why != "":
+		w.problem(CodeUnresolved, "its target: "+why)
+		return false
+	case !w.ark.Alive(t):
+		w.problem(CodeBadCommand, "its target "+fmt.Sprint(t)+" is not alive")
+		return false
+	}
+	if why := w.relate(rk, e, t); why != "" {
+		w.problem(CodeBadCommand, why)
+		return false
 	}
 	return true
 }

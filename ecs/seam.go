@@ -13,7 +13,7 @@ import (
 
 // The access seam. Every token (Reader, Writer, LookupReader,
 // LookupWriter, Emitter, EventReader, ResReader, ResWriter, EnabledReader,
-// EnabledWriter, and a
+// EnabledWriter, RelationReader, RelationWriter, and a
 // system's command buffers) is one use: a record in its system's Decl,
 // made when the token is declared at build time, of what it reaches and
 // how. Every call through a token checks that record in one place,
@@ -51,6 +51,8 @@ const (
 	kindCommands
 	kindReadEnabled
 	kindWriteEnabled
+	kindReadRelation
+	kindWriteRelation
 	numKinds
 )
 
@@ -63,17 +65,19 @@ var kinds = [numKinds]struct {
 	safety     bool
 	token, fix string
 }{
-	kindRead:         {glue.Rows, safety.Read, true, "Reader[%s]", declareIn + "ecs.Read[%[2]s]" + useIt},
-	kindWrite:        {glue.Rows, safety.Write, true, "Writer[%s]", declareIn + "ecs.Write[%[2]s]" + useIt},
-	kindReadLookup:   {glue.AnyRow, safety.Read, true, "LookupReader[%s]", declareIn + "ecs.ReadLookup[%[2]s]" + useIt},
-	kindWriteLookup:  {glue.AnyRow, safety.Write, true, "LookupWriter[%s]", declareIn + "ecs.WriteLookup[%[2]s]" + useIt},
-	kindReadRes:      {glue.Whole, safety.Read, true, "ResReader[%s]", declareIn + "ecs.ReadRes[%[2]s]" + useIt},
-	kindWriteRes:     {glue.Whole, safety.Write, true, "ResWriter[%s]", declareIn + "ecs.WriteRes[%[2]s]" + useIt},
-	kindEmit:         {glue.Emits, safety.Write, false, "Emitter[%s]", declareIn + "ecs.Emit[%[2]s]" + useIt},
-	kindEvents:       {glue.Reads, safety.Read, false, "EventReader[%s]", declareIn + "ecs.ReadEvents[%[2]s]" + useIt},
-	kindReadEnabled:  {glue.Rows, safety.Read, true, "EnabledReader[%s]", declareIn + "ecs.ReadEnabled[%[2]s]" + useIt},
-	kindWriteEnabled: {glue.Rows, safety.Write, true, "EnabledWriter[%s]", declareIn + "ecs.WriteEnabled[%[2]s]" + useIt},
-	kindCommands:     {glue.Buffers, safety.Write, false, "command buffers%.0s", "record in %[1]q's own buffers: Commands(job) of the Decl of its Builder (b.Decl()), kept from its Build%.0[2]s"},
+	kindRead:          {glue.Rows, safety.Read, true, "Reader[%s]", declareIn + "ecs.Read[%[2]s]" + useIt},
+	kindWrite:         {glue.Rows, safety.Write, true, "Writer[%s]", declareIn + "ecs.Write[%[2]s]" + useIt},
+	kindReadLookup:    {glue.AnyRow, safety.Read, true, "LookupReader[%s]", declareIn + "ecs.ReadLookup[%[2]s]" + useIt},
+	kindWriteLookup:   {glue.AnyRow, safety.Write, true, "LookupWriter[%s]", declareIn + "ecs.WriteLookup[%[2]s]" + useIt},
+	kindReadRes:       {glue.Whole, safety.Read, true, "ResReader[%s]", declareIn + "ecs.ReadRes[%[2]s]" + useIt},
+	kindWriteRes:      {glue.Whole, safety.Write, true, "ResWriter[%s]", declareIn + "ecs.WriteRes[%[2]s]" + useIt},
+	kindEmit:          {glue.Emits, safety.Write, false, "Emitter[%s]", declareIn + "ecs.Emit[%[2]s]" + useIt},
+	kindEvents:        {glue.Reads, safety.Read, false, "EventReader[%s]", declareIn + "ecs.ReadEvents[%[2]s]" + useIt},
+	kindReadEnabled:   {glue.Rows, safety.Read, true, "EnabledReader[%s]", declareIn + "ecs.ReadEnabled[%[2]s]" + useIt},
+	kindWriteEnabled:  {glue.Rows, safety.Write, true, "EnabledWriter[%s]", declareIn + "ecs.WriteEnabled[%[2]s]" + useIt},
+	kindReadRelation:  {glue.Rows, safety.Read, true, "RelationReader[%s]", declareIn + "ecs.ReadRelation" + useIt},
+	kindWriteRelation: {glue.AnyRow, safety.Write, true, "RelationWriter[%s]", declareIn + "ecs.WriteRelation" + useIt},
+	kindCommands:      {glue.Buffers, safety.Write, false, "command buffers%.0s", "record in %[1]q's own buffers: Commands(job) of the Decl of its Builder (b.Decl()), kept from its Build%.0[2]s"},
 }
 
 const (
@@ -115,22 +119,32 @@ func (d *Decl) declare(k kind, key safety.Key, typ string) *use {
 // sharedWith is the index in d.decls of the declaration that u shares:
 // a component's on/off state (enable.go) and its column are one key for
 // the safety checks, so a system that declares both declares it once.
+// So are a relation's read and change (relationPair).
 // It is -1 when u declares its key alone (a second column token of one
 // component stays a second declaration, which the checks refuse).
 func (d *Decl) sharedWith(u *use) int {
 	for _, o := range d.uses {
-		if o.key == u.key && isEnabled(o.kind) != isEnabled(u.kind) && isColumn(o.kind) && isColumn(u.kind) {
+		if o.key == u.key && (isEnabled(o.kind) != isEnabled(u.kind) && isColumn(o.kind) && isColumn(u.kind) || relationPair(o.kind, u.kind)) {
 			return slices.IndexFunc(d.decls, func(x safety.Decl) bool { return x.Key == u.key })
 		}
 	}
 	return -1
 }
 
+// relationPair reports whether a and b are a read and a change of one
+// relation: the change plays back after the step, so reading the links
+// and changing them in one system is one declaration, a write.
+func relationPair(a, b kind) bool {
+	return a != b && (a == kindReadRelation || a == kindWriteRelation) && (b == kindReadRelation || b == kindWriteRelation)
+}
+
 func isEnabled(k kind) bool { return k == kindReadEnabled || k == kindWriteEnabled }
 
 // isColumn reports whether k reaches the rows of a component of the
 // chunk: a column or its on/off state.
-func isColumn(k kind) bool { return k == kindRead || k == kindWrite || isEnabled(k) }
+func isColumn(k kind) bool {
+	return k == kindRead || k == kindWrite || k == kindReadRelation || isEnabled(k)
+}
 
 // Uses appends to dst the system's uses, one per token, in declaration
 // order; the command buffers' use is not among them.

@@ -239,6 +239,7 @@ func (w *World) Restore(src *Snapshot) error {
 		q.tick, q.last = src.queries[i].tick, src.queries[i].last
 	}
 	w.ticks, w.moves, w.tags = src.ticks, src.moves, src.tags
+	w.rebuildRelations()
 	return nil
 }
 

@@ -72,6 +72,9 @@ type World struct {
 	staleRows  []ark.Entity     // entities whose row bits are to be rewritten from their ids'
 	rowMoves   uint64           // structural changes, relations' included, seen by the observers
 
+	rels    []*relKind    // relation kinds, in the order declared (relation.go)
+	relByID [256]*relKind // the same, by their Link column's ID index
+
 	active   []*Commands  // EndFrame scratch
 	hashEnts []ark.Entity // Hash scratch
 	ids      []ark.ID
@@ -131,6 +134,11 @@ func (w *World) lockedErr(what string) *Error {
 
 // component registers T with Ark and the safety registry, once.
 func component[T any](w *World) compInfo {
+	return componentNamed[T](w, reflect.TypeFor[T]().Name())
+}
+
+// componentNamed registers T, once, under name.
+func componentNamed[T any](w *World, name string) compInfo {
 	tp := reflect.TypeFor[T]()
 	if c, ok := w.comps[tp]; ok {
 		return c
@@ -139,16 +147,16 @@ func component[T any](w *World) compInfo {
 		panic(w.lockedErr("registering component " + tp.String()))
 	}
 	id := ark.ComponentID[T](w.ark)
-	key, err := w.reg.Register(tp.Name())
+	key, err := w.reg.Register(name)
 	if err != nil {
 		panic(err)
 	}
 	c := compInfo{id: id, key: key}
 	w.comps[tp] = c
-	w.names[id.Index()] = tp.Name()
+	w.names[id.Index()] = name
 	w.layouts[id.Index()] = layoutOf(tp)
 	w.types[id.Index()] = tp
-	w.refs[id.Index()] = pointerField(tp, tp.Name())
+	w.refs[id.Index()] = pointerField(tp, name)
 	return c
 }
 
