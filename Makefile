@@ -30,7 +30,7 @@ XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz bench-frame bench-batch bench-contention bench-w1-hog bench-peers bench-demo plots
+.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz bench-frame bench-propagate bench-batch bench-contention bench-w1-hog bench-peers bench-demo plots
 
 help:
 	@echo "make run         run the demo game, go run ./demo (installs build packages if missing)"
@@ -41,6 +41,7 @@ help:
 	@echo "make bench [ROUNDS=9] [PROCS=2]  comparison tables, raw output in bench/results.txt"
 	@echo "make bench-jobs        the jobs package's own benchmarks"
 	@echo "make bench-frame [ROUNDS=9] [PROCS=2] [SIZES='(50|100)k'] [FRAME_OUT=frame.txt]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
+	@echo "make bench-propagate [ROUNDS=9]  transform propagation, 100k entities 1-8 deep, serial against 2 workers: bench/propagate.txt"
 	@echo "make bench-batch [ROUNDS=9]  the frame at fixed batch sizes against the adaptive batch, raw output in bench/batch.txt"
 	@echo "make bench-contention [ROUNDS=9]  headless step, 0 against 1 worker, with a CPU hog on core 1"
 	@echo "make bench-w1-hog [ROUNDS=9]  bench/'s W1, weft against the Go peers, with a CPU hog on core 1: bench/w1-hog.txt"
@@ -154,6 +155,15 @@ bench-frame:
 	go run ./cmd/benchrun -bin $$d/systems.test -rounds $(ROUNDS) -procs "$(PROCS)" \
 		-o $(FRAME_OUT) -bench '^BenchmarkFrame$$/$(SIZES)=30x'
 	cd bench && go run ./cmd/benchtable < $(FRAME_OUT)
+
+# Transform propagation over 100,000 entities in hierarchies 1 to 8 links
+# deep, serial against 2 workers, each as its own process over ROUNDS
+# shuffled rounds; raw output in bench/propagate.txt.
+bench-propagate:
+	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/transform.test ./systems/transform && cd bench && \
+	go run ./cmd/benchrun -bin $$d/transform.test -rounds $(ROUNDS) -procs "$(PROCS)" \
+		-o propagate.txt -bench '^BenchmarkPropagate$$=100x'
+	cd bench && go run ./cmd/benchtable < propagate.txt
 
 # The parallel step at fixed batch sizes against the adaptive batch, each
 # as its own process over ROUNDS shuffled rounds; raw output in

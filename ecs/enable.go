@@ -347,7 +347,8 @@ func (c *Chunk) rowBuf() []int { return c.q.rowBuf[c.at : c.at+c.Len()] }
 
 // sizeRowBuf makes room in q.rowBuf for a row index, and in q.runBuf
 // for a run, per row of this
-// frame's chunks when q's system reads a component's on/off state.
+// frame's chunks when q's system reads a component's on/off state or a
+// relation's depths (AtDepth, relation.go).
 // Executed only by the owner, in Prepare.
 func (q *queryBase) sizeRowBuf() {
 	if q.enables() && cap(q.rowBuf) < q.rows {
@@ -357,10 +358,10 @@ func (q *queryBase) sizeRowBuf() {
 }
 
 // enables reports whether q's system reads or switches a component's
-// on/off state.
+// on/off state, or reads a relation's depths: its chunks need rowBuf.
 func (q *queryBase) enables() bool {
 	for _, u := range q.d.uses {
-		if isEnabled(u.kind) {
+		if isEnabled(u.kind) || u.kind == kindReadRelation {
 			return true
 		}
 	}

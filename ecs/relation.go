@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"unsafe"
+
+	ark "github.com/mlange-42/ark/ecs"
 )
 
 // Relations: an entity points at another, its target, under a relation
@@ -165,21 +167,29 @@ func (r RelationReader[R]) AtDepth(c *Chunk, d int) []int {
 		zero[RelationReader[R]](kindReadRelation)
 	}
 	links := r.Column(c)
-	dst := c.rowBuf()[:0]
+	dst := c.rowBuf()
 	if links == nil {
-		if d == 0 {
-			for i := range c.Len() {
-				dst = append(dst, i)
-			}
+		if d != 0 {
+			return dst[:0]
+		}
+		for i := range dst {
+			dst[i] = i
 		}
 		return dst
 	}
-	for i := range links {
-		if int(links[i].depth) == d {
-			dst = append(dst, i)
-		}
+	n, want := 0, int32(d)
+	for i := range links { // branch-free: depths mix within a chunk
+		dst[n] = i
+		n += b2i(links[i].depth == want)
 	}
-	return dst
+	return dst[:n]
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Depths is one more than the deepest link of R in the world: the number
@@ -195,30 +205,42 @@ func (r RelationReader[R]) Depths() int {
 	return rk.maxDepth() + 1
 }
 
-// OfTarget is component T of the target of the chunk's row, read through
-// col, a column token of T of the same system, and true; false if the
-// row has no target or the target no T. The system declared T, so other
-// systems are ordered around it; inside the system the target's row must
-// not be written by a job that runs beside this one: read targets one
-// depth up, in a pass per depth (AtDepth). Executed only by the job that
-// owns c.
-func OfTarget[T, R any](col Col[T], r RelationReader[R], c *Chunk, row int) (T, bool) {
-	var v T
+// Targets reads component T of the targets of a chunk's rows: made by
+// TargetsOf for one chunk, used by its job.
+type Targets[T any] struct {
+	w     *World
+	id    ark.ID
+	links []Link[struct{}]
+}
+
+// TargetsOf reads, for the job of chunk c, component T of the targets of
+// the chunk's rows under relation r, through col, a column token of T of
+// the same system. The system declared T, so other systems are ordered
+// around it; inside the system a target's row must not be written by a
+// job that runs beside this one: read targets one depth up, in a pass
+// per depth (AtDepth). Executed only by the job that owns c.
+func TargetsOf[T, R any](col Col[T], r RelationReader[R], c *Chunk) Targets[T] {
 	cu := col.token()
 	if cu == nil || r.u == nil {
 		zero[T](kindReadRelation)
 	}
 	cu.in(c)
 	links := r.Column(c)
-	if links == nil || row < 0 || row >= len(links) {
+	return Targets[T]{w: c.q.w, id: cu.id, links: *(*[]Link[struct{}])(unsafe.Pointer(&links))}
+}
+
+// Get is the T of row's target, and true; false if the row has no target
+// (a row of a table without the link) or the target has no T. Executed
+// only by the job that owns the chunk.
+func (t Targets[T]) Get(row int) (v T, ok bool) {
+	if row < 0 || row >= len(t.links) {
 		return v, false
 	}
-	w := c.q.w
-	t := links[row].target
-	if !w.ark.Alive(t) || !w.unsafe.HasUnchecked(t, cu.id) {
+	e := t.links[row].target
+	if !t.w.ark.Alive(e) || !t.w.unsafe.HasUnchecked(e, t.id) {
 		return v, false
 	}
-	return *(*T)(w.unsafe.GetUnchecked(t, cu.id)), true
+	return *(*T)(t.w.unsafe.GetUnchecked(e, t.id)), true
 }
 
 // Set records setting child's target to target (placeholders of Spawn
