@@ -351,17 +351,17 @@ func (c *Chunk) rowBuf() []int { return c.q.rowBuf[c.at : c.at+c.Len()] }
 // relation's depths (AtDepth, relation.go).
 // Executed only by the owner, in Prepare.
 func (q *queryBase) sizeRowBuf() {
-	if q.enables() && cap(q.rowBuf) < q.rows {
+	if (q.enables() || q.depths()) && cap(q.rowBuf) < q.rows {
 		q.rowBuf, q.runBuf = make([]int, q.rows), make([]Run, q.rows)
 	}
 	q.rowBuf, q.runBuf = q.rowBuf[:cap(q.rowBuf)], q.runBuf[:cap(q.runBuf)]
 }
 
 // enables reports whether q's system reads or switches a component's
-// on/off state, or reads a relation's depths: its chunks need rowBuf.
+// on/off state.
 func (q *queryBase) enables() bool {
 	for _, u := range q.d.uses {
-		if isEnabled(u.kind) || u.kind == kindReadRelation {
+		if isEnabled(u.kind) {
 			return true
 		}
 	}

@@ -185,6 +185,17 @@ func (r RelationReader[R]) AtDepth(c *Chunk, d int) []int {
 	return dst[:n]
 }
 
+// depths reports whether q's system reads a relation, whose AtDepth
+// needs the query's row buffer (sizeRowBuf).
+func (q *queryBase) depths() bool {
+	for _, u := range q.d.uses {
+		if u.kind == kindReadRelation {
+			return true
+		}
+	}
+	return false
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
