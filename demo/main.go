@@ -11,7 +11,7 @@
 // and -screenshot saves the last frame as PNG. -record writes a replay of
 // the run; -replay plays one back as it happened (the camera, bursts and
 // fountain of the recording, each step checked against it) on any
-// -workers and -batch. Wrong flags, an output path that cannot be
+// -workers and -batch, with "REPLAY step N/M" over the world's top right. Wrong flags, an output path that cannot be
 // written and a missing display print why (and the usage) and exit 2;
 // -entities is at most game.MaxEntities. The keys are listed on screen
 // (H) and in the README.

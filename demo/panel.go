@@ -36,6 +36,8 @@ func (w *window) gamePanel() overlay.Panel {
 		s := fmt.Sprintf("entities %d  visible %d  landings %d   sprites %d in %d draw calls",
 			w.g.Len(), w.g.Visible(), landings, w.spr.drawn, w.spr.calls)
 		switch {
+		case w.player != nil:
+			s = w.replayLine() + "   " + s
 		case w.g.Mode() == game.Title:
 			s = "WEFT  -  press Enter to start   " + s
 		case w.g.Mode() == game.Paused || w.ctl.Paused:

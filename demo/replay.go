@@ -2,7 +2,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"image"
 	"os"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 
 	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/replay"
@@ -63,4 +68,33 @@ func (w *window) replayStep(run bool) error {
 	n, _, err := w.player.Frame()
 	w.st.Steps += n
 	return err
+}
+
+// replayLine is what the window shows while it plays a recording: that
+// the screen is a replay, not a game to play, and which of its steps it
+// shows; "" when it plays no recording.
+func (w *window) replayLine() string {
+	if w.player == nil {
+		return ""
+	}
+	s := fmt.Sprintf("REPLAY step %d/%d", w.player.Played(), w.player.Len())
+	if w.player.Done() {
+		s += " (ended)"
+	}
+	return s
+}
+
+// drawReplay draws replayLine over the world's top right, overlay or
+// not, and keeps it for the run's stats. Executed only by Draw.
+func (w *window) drawReplay(screen *ebiten.Image) {
+	s := w.replayLine()
+	if s == "" {
+		return
+	}
+	const glyphW, glyphH, pad = 6, 16, 6 // ebitenutil's debug font
+	x, y := game.ScreenW-len(s)*glyphW-3*pad, 3*pad
+	box := image.Rect(x-pad, y-pad/2, x+len(s)*glyphW+pad, y+glyphH+pad/2)
+	screen.SubImage(box).(*ebiten.Image).Fill(colVoid)
+	ebitenutil.DebugPrintAt(screen, s, x, y)
+	w.st.Replay = s
 }

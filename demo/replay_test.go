@@ -29,6 +29,7 @@ func TestRecordReplayWindow(t *testing.T) {
 	out, err = exec.Command(bin, "-steps", "30", "-workers", "2", "-batch", "64", "-nooverlay", "-replay", path).CombinedOutput()
 	require.NoError(t, err, string(out))
 	assert.Contains(t, string(out), "steps 30,")
+	assert.Contains(t, string(out), "shown: REPLAY step 30/30 (ended)", "the window says it replays, and which step")
 
 	f, err := os.Open(path)
 	require.NoError(t, err)

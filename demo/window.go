@@ -28,13 +28,18 @@ type stats struct {
 	MinTPS   float64       // the lowest one-second ActualTPS after the first second
 	Overlay  time.Duration // the overlay's Draw, its mean per frame after the first second
 	Wall     time.Duration
+	Replay   string // the replay's indicator in the last frame drawn ("" when not replaying)
 
 	ov *overlay.Overlay // the overlay at the end, for the tests to read
 }
 
 func (s stats) String() string {
-	return fmt.Sprintf("steps %d, entities %d, visible %d, lanes %d, tps %.1f (min %.1f), fps %.1f, overlay %.3f ms/frame, wall %.1f s",
+	line := fmt.Sprintf("steps %d, entities %d, visible %d, lanes %d, tps %.1f (min %.1f), fps %.1f, overlay %.3f ms/frame, wall %.1f s",
 		s.Steps, s.Entities, s.Visible, s.Lanes, s.TPS, s.MinTPS, s.FPS, float64(s.Overlay)/1e6, s.Wall.Seconds())
+	if s.Replay != "" {
+		line += ", shown: " + s.Replay
+	}
+	return line
 }
 
 // play opens the window and runs the game until it is closed, Esc is
@@ -253,6 +258,7 @@ func (w *window) sampleRates() {
 func (w *window) Draw(screen *ebiten.Image) {
 	e := w.g.Engine()
 	w.spr.draw(screen, e.Snapshot(), *e.Camera(), w.g.Width, w.g.Height)
+	w.drawReplay(screen)
 	last := w.o.steps > 0 && w.st.Steps >= w.o.steps && !w.shot
 	if last {
 		w.ov.Refresh()
