@@ -228,6 +228,7 @@ func New(cfg Config) (*Game, error) {
 		eng.Add(engine.Update, anim.New(), engine.After("physics"), unpaused),
 		eng.Add(engine.Update, &landing{floor: height}, engine.After("physics"), engine.Before("anim"), unpaused),
 		eng.Add(engine.Update, g.sparks, unpaused),
+		g.addTurretSystems(),
 		eng.Add(engine.PreRender, g.cull))
 	if err == nil {
 		err = eng.Build()

@@ -77,7 +77,10 @@ func (c *comps) populate(w *ecs.World, cfg Config) error {
 	if _, err := w.Apply(setup); err != nil {
 		return err
 	}
-	return c.addSeekers(w)
+	if err := c.addSeekers(w); err != nil {
+		return err
+	}
+	return c.addTurrets(w)
 }
 
 // Mode is the game's mode in the last step; Requested the one asked for
