@@ -30,6 +30,8 @@ type Decl struct {
 	emitters []emitter      // its emissions, sized by its queries
 	digest   digest         // what its chunk jobs wrote this step (digest.go)
 	wres     []reflect.Type // the resources it declares written, for its digest (digest_writes.go)
+	role     string         // "system", or "observer" (observe.go), for errors
+	obs      *observer      // an observer's: its function and buffers
 }
 
 // resource is a declared resource: its type and whether the world has it.
@@ -42,7 +44,7 @@ type resource struct {
 // command playback is its creation order until the engine sets its
 // built order.
 func (w *World) System(name string) *Decl {
-	d := &Decl{w: w, name: name, order: len(w.decls)}
+	d := &Decl{w: w, name: name, order: len(w.decls), role: "system"}
 	if w.inFrame {
 		d.fail(w.lockedErr("World.System"))
 	}
@@ -100,6 +102,9 @@ func (d *Decl) Commands(job int) *Commands {
 		panic(errorf(CodeBadArgument, "", "", "Commands of a nil *ecs.Decl; use the Decl of the system's Builder (b.Decl()), kept from Build"))
 	}
 	d.cmds.here()
+	if d.obs != nil {
+		d.w.refuse(errorf(CodeBadArgument, d.name, "", "Commands(%d) of observer %q: an observer records into Observed.Commands, which plays in the same playback", job, d.name))
+	}
 	if job < 0 {
 		d.w.refuse(errorf(CodeBadArgument, d.name, "", "Commands(%d) of system %q: the job number must be at least 0", job, d.name))
 	}

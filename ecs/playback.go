@@ -12,6 +12,9 @@ import (
 type Report struct {
 	Applied  int       // commands applied
 	Problems []Problem // commands skipped, in playback order
+	// Observers are the observers' failures (CodeObserver) and a cut
+	// cascade (CodeObserverCascade), in the order met.
+	Observers []error
 }
 
 // Problem is a command that could not be applied as recorded: it was
@@ -32,6 +35,8 @@ type Problem struct {
 func (r *Report) reset() {
 	r.Applied = 0
 	r.Problems = r.Problems[:0]
+	clear(r.Observers)
+	r.Observers = r.Observers[:0]
 }
 
 // Err is an *Error summarising the problems, with the first one's code,
@@ -111,6 +116,9 @@ func (w *World) playAll(bufs []*Commands) {
 	for _, b := range bufs {
 		w.play(b)
 	}
+	if w.obs != nil {
+		w.playObservers()
+	}
 	p.b = nil
 }
 
@@ -153,8 +161,14 @@ func (w *World) spawnBatch(b *Commands, i int) int {
 	for j+1 < len(b.cmds) && b.cmds[j+1].op == opSpawnBatch && b.cmds[j+1].aux == c.aux {
 		j++
 	}
+	first := len(w.pb.spawned)
 	w.spawners[c.aux].play(b, int(c.val), j-i+1)
 	w.pb.r.Applied += j - i + 1
+	if w.obs != nil {
+		for _, e := range w.pb.spawned[first:] {
+			w.notifyAdded(e)
+		}
+	}
 	return j
 }
 
@@ -179,31 +193,48 @@ func (w *World) playOnEntity(b *Commands, i int) bool {
 		return true
 	case opRelate, opUnrelate:
 		return w.playRelation(b, c, e)
-	case opAdd:
-		had := u.HasUnchecked(e, c.id)
-		if !had {
-			w.ids = append(w.ids[:0], c.id)
-			u.Add(e, w.ids...)
-		}
-		w.setValue(b, c, e)
-		w.touch(e, c.id, !had)
-	case opSet:
-		if !u.HasUnchecked(e, c.id) {
-			w.problem(CodeBadCommand, "the entity has no "+w.names[c.id.Index()]+"; add it first")
-			return false
-		}
-		w.setValue(b, c, e)
-		w.touch(e, c.id, false)
 	case opRemove:
-		if !u.HasUnchecked(e, c.id) {
-			w.problem(CodeBadCommand, "the entity has no "+w.names[c.id.Index()]+" to remove")
-			return false
-		}
-		w.ids = append(w.ids[:0], c.id)
-		u.Remove(e, w.ids...)
+		return w.remove(e, c.id)
 	case opEnable, opDisable:
 		return w.playSwitch(c, e)
 	}
+	had := u.HasUnchecked(e, c.id)
+	switch {
+	case c.op == opSet && !had:
+		w.problem(CodeBadCommand, "the entity has no "+w.names[c.id.Index()]+"; add it first")
+		return false
+	case !had:
+		w.ids = append(w.ids[:0], c.id)
+		u.Add(e, w.ids...)
+	}
+	w.setValue(b, c, e)
+	w.touch(e, c.id, !had)
+	if w.obs != nil {
+		t := OnSet
+		if !had {
+			t = OnAdd
+		}
+		w.notify(t, e, c.id)
+	}
+	return true
+}
+
+// remove applies a Remove of component id from e, alive, after calling
+// its OnRemove observers, and reports whether it applied. Executed only
+// by the owner, in play.
+func (w *World) remove(e ark.Entity, id ark.ID) bool {
+	if !w.unsafe.HasUnchecked(e, id) {
+		w.problem(CodeBadCommand, "the entity has no "+w.names[id.Index()]+" to remove")
+		return false
+	}
+	if w.obs != nil {
+		w.notify(OnRemove, e, id)
+		if !w.ark.Alive(e) || !w.unsafe.HasUnchecked(e, id) {
+			return true
+		}
+	}
+	w.ids = append(w.ids[:0], id)
+	w.unsafe.Remove(e, w.ids...)
 	return true
 }
 
@@ -215,6 +246,9 @@ func (w *World) playOnEntity(b *Commands, i int) bool {
 // no link is left pointing at a dead entity. Executed only by the owner,
 // in playback.
 func (w *World) despawnTree(e ark.Entity) {
+	if w.obs != nil { // before anything of it goes: its links, its children
+		w.notifyDespawn(e)
+	}
 	w.unlinkDead(e)
 	for _, rk := range w.rels {
 		kids := rk.children[e]
@@ -291,6 +325,9 @@ func (w *World) spawn(b *Commands, i int) int {
 		w.setValue(b, &b.cmds[k], e)
 	}
 	w.pb.r.Applied += j - i
+	if w.obs != nil {
+		w.notifyAdded(e)
+	}
 	return j - 1
 }
 

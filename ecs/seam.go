@@ -197,10 +197,13 @@ func (u *use) here() {
 // running is here's check in checked mode. Called by any goroutine.
 func (u *use) running() {
 	w := u.d.w
-	if w.owner == nil {
-		return
+	by := w.observing // set only while playback, on the owner, calls an observer
+	if by == nil {
+		if w.owner == nil {
+			return
+		}
+		by, _ = w.owner.Running().(*Decl)
 	}
-	by, _ := w.owner.Running().(*Decl)
 	switch {
 	case by == u.d:
 	case by != nil:
@@ -214,8 +217,8 @@ func (u *use) running() {
 // it. Any goroutine.
 func (u *use) foreign(by *Decl) {
 	u.d.w.reject(errorf(CodeUndeclared, by.name, u.typ,
-		"system %q used %s of system %q; a token works only in the system that declared it: %s",
-		by.name, u.token(), u.d.name, fmt.Sprintf(kinds[u.kind].fix, by.name, u.typ)))
+		"%s %q used %s of %s %q; a token works only in the %[4]s that declared it: %[6]s",
+		by.role, by.name, u.token(), u.d.role, u.d.name, fmt.Sprintf(kinds[u.kind].fix, by.name, u.typ)))
 }
 
 // zero refuses a call through the zero token of kind k and type T: one

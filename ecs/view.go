@@ -35,6 +35,8 @@ func Get[T any](w *World, e Entity) (T, error) {
 	switch {
 	case w.inFrame:
 		return zero, w.lockedErr("ecs.Get")
+	case w.observing != nil:
+		return zero, errorf(CodeUndeclared, w.observing.name, tp.String(), "observer %q read %v with ecs.Get, which reaches what the observer did not declare; declare ecs.ReadLookup[%v] in its Build and read through that token", w.observing.name, tp, tp)
 	case isPlaceholder(e):
 		return zero, errorf(CodeUnresolved, "", tp.String(), "ecs.Get of %v, a Spawn placeholder: its buffer has not played yet, or it was kept past its playback where playback cannot resolve it (a slice, a map, a resource); keep entities in component fields (ark.Entity, in structs or arrays), or read them after the playback", e)
 	case !w.ark.Alive(e):

@@ -75,6 +75,9 @@ type World struct {
 	rels    []*relKind    // relation kinds, in the order declared (relation.go)
 	relByID [256]*relKind // the same, by their Link column's ID index
 
+	obs       *observers // nil until an observer observes something (observe.go)
+	observing *Decl      // the observer playback is calling; owner only, read by the seam
+
 	active   []*Commands  // EndFrame scratch
 	hashEnts []ark.Entity // Hash scratch
 	ids      []ark.ID
@@ -271,9 +274,12 @@ func (w *World) Apply(b *Commands) (*Report, error) {
 	if w.inFrame {
 		return nil, w.lockedErr("Apply")
 	}
+	if w.pb.b != nil {
+		return nil, errorf(CodeLocked, "", "", "Apply during a playback (from an observer); record the changes in Observed.Commands, which plays in the same playback")
+	}
 	w.active = append(w.active[:0], b)
 	w.playAll(w.active)
-	return &w.report, nil
+	return &w.report, errors.Join(w.report.Observers...)
 }
 
 // refuse records err, found inside a job or a frame, for EndFrame and

@@ -25,6 +25,7 @@ func (e *Engine) Build() error {
 	slices.SortStableFunc(e.sched.all, func(a, b *entry) int { return int(a.stage) - int(b.stage) })
 	errs := e.resolveSets()
 	errs = append(errs, e.buildSystems()...)
+	errs = append(errs, e.buildObservers()...)
 	errs = append(errs, e.bindConditions()...)
 	if err := errors.Join(append(errs, e.resolveOrder()...)...); err != nil {
 		return err

@@ -76,6 +76,7 @@ type schedule struct {
 	addErr         []error        // misuse found by Add, reported by Build
 	nseg           int            // segments per step: parts split by exclusive systems
 	states         []stateMachine // in the order of AddState (state.go)
+	observers      []Observer     // in the order of AddObserver (observer.go)
 }
 
 // resources are the engine's resources in the world, shared by pointer

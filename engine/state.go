@@ -284,7 +284,9 @@ func (m *machine[T]) despawn(e *Engine, from T) {
 	if m.cmds.Len() == 0 {
 		return
 	}
-	if _, err := e.world.Apply(m.cmds); err != nil {
+	if rep, err := e.world.Apply(m.cmds); rep != nil {
+		e.reportObservers(rep) // despawn observers ran in the Apply
+	} else if err != nil {
 		e.fail(errorf(CodeState, "", err, "despawning the entities scoped to state %v = %v", reflect.TypeFor[T](), from))
 	}
 }

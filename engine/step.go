@@ -271,6 +271,7 @@ func (e *Engine) playBack(seg int) {
 		e.out.rec.cur.Commands += rep.Applied
 		e.out.rec.cur.Problems += len(rep.Problems)
 		e.out.problems = append(e.out.problems, rep.Problems...)
+		e.reportObservers(rep)
 		if err := rep.Unresolved(); err != nil { // a bug in the systems, unlike a skipped command
 			var ee *ecs.Error
 			errors.As(err, &ee)

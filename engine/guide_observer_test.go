@@ -1,0 +1,111 @@
+package engine_test
+
+// The code of the guide's section on hooks and observers: TestGuide
+// checks that its Go blocks appear here verbatim.
+
+import (
+	"fmt"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+)
+
+// Hull is a ship's place and what it has left; at 0 it is destroyed.
+type Hull struct{ X, HP int }
+
+// Wreck is what a destroyed ship leaves where it was.
+type Wreck struct{ X int }
+
+// Kills counts the ships destroyed.
+type Kills struct{ N int }
+
+// Hits takes a point off every hull each step and despawns the hulls
+// that reach 0. It knows nothing of kills or wrecks.
+type Hits struct {
+	hull ecs.Writer[Hull]
+	pass *engine.Pass
+}
+
+func (s *Hits) Name() string { return "hits" }
+
+func (s *Hits) Build(b *engine.Builder) error {
+	d := b.Decl()
+	s.hull = ecs.Write[Hull](d)
+	b.Commands()
+	s.pass = b.Chunks("hit", ecs.NewQuery1(d, s.hull), func(c *ecs.Chunk) {
+		hull := s.hull.Column(c)
+		for i, e := range c.Entities() {
+			if hull[i].HP--; hull[i].HP <= 0 {
+				c.Commands().Despawn(e)
+			}
+		}
+	})
+	return nil
+}
+
+func (s *Hits) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
+
+// Salvage is called for every ship despawned, whoever despawns it: it
+// counts the kill and leaves a wreck where the ship was.
+type Salvage struct {
+	hull  ecs.LookupReader[Hull]
+	kills ecs.ResWriter[Kills]
+	wreck ecs.Component[Wreck]
+}
+
+func (o *Salvage) Name() string { return "salvage" }
+
+func (o *Salvage) Build(b *engine.ObserverBuilder) error {
+	d := b.Decl()
+	o.hull, o.kills = ecs.ReadLookup[Hull](d), ecs.WriteRes[Kills](d)
+	o.wreck = ecs.NewComponent[Wreck](b.World())
+	ecs.Observe[Hull](d, ecs.OnDespawn)
+	return nil
+}
+
+func (o *Salvage) Observe(ev ecs.Observed) error {
+	h, _ := o.hull.Get(ev.Entity) // still there: it goes after its observers
+	o.kills.Get().N++
+	w := ev.Commands.Spawn() // plays in this playback, after the despawns
+	o.wreck.Add(ev.Commands, w, Wreck{X: h.X})
+	return nil
+}
+
+// fleet makes an engine with n ships whose HP is 1 + i%3, and Hits and
+// Salvage added.
+func fleet(cfg engine.Config, n int) (*ecs.World, *engine.Engine, *Kills) {
+	w := ecs.NewWorld(ecs.Options{})
+	kills := &Kills{}
+	ecs.AddResource(w, kills)
+	hull := ecs.NewComponent[Hull](w)
+	setup := w.NewCommands()
+	for i := range n {
+		hull.Add(setup, setup.Spawn(), Hull{X: i, HP: 1 + i%3})
+	}
+	w.Apply(setup)
+	eng, _ := engine.New(w, cfg)
+	eng.Add(engine.Update, &Hits{})
+	eng.AddObserver(&Salvage{})
+	if err := eng.Build(); err != nil {
+		panic(err)
+	}
+	return w, eng, kills
+}
+
+func Example_observer() {
+	w, eng, kills := fleet(engine.Config{Workers: 2}, 6)
+	defer eng.Close()
+	for step := 1; step <= 2; step++ {
+		err := eng.Tick()
+		wrecks, _ := w.Entities(ecs.NewComponent[Wreck](w))
+		fmt.Printf("step %d: %v, %d kills, wrecks at", step, err, kills.N)
+		for e := range wrecks {
+			wr, _ := ecs.Get[Wreck](w, e)
+			fmt.Print(" ", wr.X)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// step 1: <nil>, 2 kills, wrecks at 0 3
+	// step 2: <nil>, 4 kills, wrecks at 0 3 1 4
+}
