@@ -36,6 +36,11 @@
 // writes through [Writer.Column] changed bytes, by commands and by
 // structural moves).
 //
+// Observers (World.Observer, Observe) are called by playback, on the
+// owner, when a command adds, sets or removes a component or despawns an
+// entity that has one: in playback order, then registration order; what
+// they record plays in the same playback, in bounded rounds (observe.go).
+//
 // Every token is one record of its system's Decl, and every call through
 // a token is checked through one path against the system that runs the
 // caller (seam.go): a token of another system is refused with

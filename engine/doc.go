@@ -38,6 +38,9 @@
 //  5. closes the frame: commands play back in (system, query, chunk,
 //     sequence) order, a system's own buffers (ecs.Decl.Commands) before
 //     its chunks'; a buffer filled in Merge plays with the next step's;
+//     observers (AddObserver) are called as each command applies, in
+//     that order and then the order they were added, and their own
+//     commands play in the same playback;
 //  6. calls Merge of each system whose jobs all succeeded, in built
 //     order: per-chunk outputs meet here, and the snapshot is built.
 //

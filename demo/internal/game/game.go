@@ -94,6 +94,7 @@ type Game struct {
 	phys     *physics.System
 	cull     *cull.System
 	sparks   *sparks
+	lost     *Lost // seekers despawned (wake.go)
 	comps    *comps
 	pending  *ecs.Commands       // bursts, applied before the next step
 	rng      *rand.Rand          // the owner's, for bursts; its source is a resource of the world
@@ -218,6 +219,7 @@ func New(cfg Config) (*Game, error) {
 		fountain: &Fountain{On: true}}
 	err = errors.Join(
 		g.addModes(),
+		g.addWake(),
 		ecs.AddResource(w, g.fountain),
 		ecs.AddResource(w, burstSrc),
 		eng.AddExclusive(engine.PreUpdate, newFountain(c, cfg.Seed, w),

@@ -1,0 +1,80 @@
+//go:build !weft_nochecks
+
+package engine_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+)
+
+// The claims of the guide's section on observers about the codes it names.
+func init() {
+	// step runs one step in which a chunk job sets the Hull of one ship
+	// and an observer of OnSet of Hull runs observe.
+	step := func(observe func(hull ecs.Component[Hull], other ecs.LookupReader[Hull], w *ecs.World, ev ecs.Observed) error) error {
+		w := ecs.NewWorld(ecs.Options{})
+		hull := ecs.NewComponent[Hull](w)
+		b := w.NewCommands()
+		hull.Add(b, b.Spawn(), Hull{HP: 3})
+		if _, err := w.Apply(b); err != nil {
+			return err
+		}
+		eng, err := engine.New(w, engine.Config{Workers: 2})
+		if err != nil {
+			return err
+		}
+		defer eng.Close()
+		var other ecs.LookupReader[Hull]
+		var pass *engine.Pass
+		setter := &toy{name: "setter", build: func(b *engine.Builder) error {
+			d := b.Decl()
+			other = ecs.ReadLookup[Hull](d)
+			pass = b.Chunks("set", ecs.NewQuery1(d, ecs.Read[Hull](d)), func(c *ecs.Chunk) {
+				for _, e := range c.Entities() {
+					hull.Set(c.Commands(), e, Hull{HP: 2})
+				}
+			})
+			return nil
+		}, sched: func(f *engine.Frame) error { return f.Run(pass) }}
+		if err := eng.Add(engine.Update, setter); err != nil {
+			return err
+		}
+		if err := eng.AddObserver(&watcher{name: "watch", build: func(b *engine.ObserverBuilder) error {
+			ecs.Observe[Hull](b.Decl(), ecs.OnSet)
+			return nil
+		}, observe: func(ev ecs.Observed) error { return observe(hull, other, w, ev) }}); err != nil {
+			return err
+		}
+		if err := eng.Build(); err != nil {
+			return err
+		}
+		if err := eng.Tick(); err != nil {
+			return err
+		}
+		return eng.Tick()
+	}
+	guideClaims = append(guideClaims,
+		guideClaim{"A cascade still recording after `ecs.MaxObserverRounds` (16) rounds is cut with `WEFT-E016`, and its last commands are dropped: a cycle never hangs.", func(t *testing.T) error {
+			return step(func(hull ecs.Component[Hull], _ ecs.LookupReader[Hull], _ *ecs.World, ev ecs.Observed) error {
+				hull.Set(ev.Commands, ev.Entity, Hull{HP: 1})
+				return nil
+			})
+		}},
+		guideClaim{"Its access is checked through the same seam as a system's: a token of another system, or `ecs.Get`, is refused with `WEFT-E001` naming the observer.", func(t *testing.T) error {
+			err := step(func(_ ecs.Component[Hull], other ecs.LookupReader[Hull], _ *ecs.World, ev ecs.Observed) error {
+				other.Get(ev.Entity)
+				return nil
+			})
+			return errors.Join(err, step(func(_ ecs.Component[Hull], _ ecs.LookupReader[Hull], w *ecs.World, ev ecs.Observed) error {
+				_, err := ecs.Get[Hull](w, ev.Entity)
+				return err
+			}))
+		}},
+		guideClaim{"An observer that returns an error or panics fails that call only: `WEFT-E015` names it in the step's error (the panic's stack in its `*engine.Panic`), and playback and the next step go on.", func(t *testing.T) error {
+			return step(func(ecs.Component[Hull], ecs.LookupReader[Hull], *ecs.World, ecs.Observed) error { panic("bent") })
+		}},
+	)
+}
