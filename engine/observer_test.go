@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -352,6 +353,77 @@ func walk(err error, fn func(error)) {
 	case interface{ Unwrap() []error }:
 		for _, x := range u.Unwrap() {
 			walk(x, fn)
+		}
+	}
+}
+
+// A despawn of the root of a ChildOf tree of depth 6 (63 entities)
+// recorded by a chunk job calls the despawn observer once for each
+// entity, a parent before its children, each while its parent is still
+// alive, in the same order on every worker count and batch size.
+func TestObserverDespawnTreeOnce(t *testing.T) {
+	run := func(workers, batch int) []string {
+		w := ecs.NewWorld(ecs.Options{})
+		node := ecs.NewComponent[Node](w)
+		b := w.NewCommands()
+		for range 63 {
+			node.Add(b, b.Spawn(), Node{})
+		}
+		_, err := w.Apply(b)
+		require.NoError(t, err)
+		var all []ecs.Entity
+		seq, _ := w.Entities()
+		for e := range seq {
+			all = append(all, e)
+		}
+		for i := 1; i < len(all); i++ { // a binary tree: i's parent is (i-1)/2
+			require.NoError(t, ecs.SetTarget[ecs.ChildOf](w, all[i], all[(i-1)/2]))
+		}
+		eng := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
+		var pass *engine.Pass
+		var r ecs.Reader[Node]
+		root := all[0]
+		require.NoError(t, eng.Add(engine.Update, &toy{name: "fell", build: func(b *engine.Builder) error {
+			d := b.Decl()
+			r = ecs.Read[Node](d)
+			b.Commands()
+			pass = b.Chunks("fell", ecs.NewQuery1(d, r), func(c *ecs.Chunk) {
+				for _, e := range c.Entities() {
+					if e == root {
+						c.Commands().Despawn(e)
+					}
+				}
+			})
+			return nil
+		}, sched: func(f *engine.Frame) error { return f.Run(pass) }}))
+		var log []string
+		seen := map[ecs.Entity]int{}
+		require.NoError(t, eng.AddObserver(&watcher{name: "count", build: func(b *engine.ObserverBuilder) error {
+			ecs.Observe[Node](b.Decl(), ecs.OnDespawn)
+			return nil
+		}, observe: func(ev ecs.Observed) error {
+			seen[ev.Entity]++
+			parent, has, err := ecs.TargetOf[ecs.ChildOf](w, ev.Entity)
+			log = append(log, fmt.Sprint(ev.Entity, parent, has, err))
+			return nil
+		}}))
+		require.NoError(t, eng.Build())
+		require.NoError(t, eng.Tick())
+		assert.Len(t, seen, 63)
+		for e, n := range seen {
+			assert.Equal(t, 1, n, "entity %v", e)
+		}
+		assert.Zero(t, w.Count())
+		return log
+	}
+	want := run(0, 64)
+	require.Len(t, want, 63)
+	for i, l := range want { // a parent's link and its parent are whole during the call
+		assert.Equal(t, i > 0, strings.Contains(l, "true <nil>"), l)
+	}
+	for _, workers := range []int{0, 1, 2, 4} {
+		for _, batch := range []int{1, 64, 0} {
+			assert.Equal(t, want, run(workers, batch), "workers %d, batch %d", workers, batch)
 		}
 	}
 }
