@@ -21,8 +21,9 @@ import (
 const Magic = "weft-replay"
 
 // Version is the format this package writes and reads; a file of
-// another version is refused with WEFT-R002. Version 2's digests cover
-// every kind of write and list the exclusive systems.
+// another version is refused with WEFT-R002. A version also fixes what
+// the digests cover, so a file whose digests were made otherwise is
+// refused rather than found to diverge.
 const Version = 2
 
 // Header opens a recording: what a player needs to rebuild the run.
