@@ -2,7 +2,6 @@ package game
 
 import (
 	"github.com/weft-engine/weft/ecs"
-	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/systems"
 	"github.com/weft-engine/weft/systems/seek"
 )
@@ -16,7 +15,7 @@ const seekerEvery = 64
 // through a lookup of its target's Position; when the target expires,
 // the seeker keeps its course. Executed only by the owner, before Build.
 func (c *comps) addSeekers(w *ecs.World) error {
-	seeker := ecs.NewComponent[seek.Seeker](w)
+	seeker, alert := ecs.NewComponent[seek.Seeker](w), ecs.NewComponent[Alert](w)
 	var bodies []ecs.Entity
 	all, err := w.Entities(c.pos)
 	if err != nil {
@@ -28,7 +27,8 @@ func (c *comps) addSeekers(w *ecs.World) error {
 	b := w.NewCommands()
 	for i := 0; i+seekerEvery/2 < len(bodies); i += seekerEvery {
 		seeker.Add(b, bodies[i], seek.Seeker{Target: bodies[i+seekerEvery/2], Speed: 45, Gain: 3})
-		c.look.Set(b, bodies[i], systems.Look{Scale: 1.6, Color: engine.Color{R: 1, G: 0.25, B: 0.2, A: 1}})
+		alert.Add(b, bodies[i], Alert{}) // on: hunting (stun.go)
+		c.look.Set(b, bodies[i], systems.Look{Scale: 1.6, Color: seekerColor})
 	}
 	_, err = w.Apply(b)
 	return err
