@@ -76,7 +76,7 @@ func TestJSON(t *testing.T) {
 			assert.Contains(t, s, k)
 		}
 	}
-	assert.Equal(t, []string{"lifetime", "seek", "stun", "physics", "landing", "anim", "sparks", "stun-look", "cull", "fountain"}, names) // exclusive systems after the others
+	assert.Equal(t, []string{"lifetime", "seek", "stun", "physics", "landing", "anim", "sparks", "helm", "transform", "turrets", "stun-look", "cull", "fountain"}, names) // exclusive systems after the others
 	cp := m["critical_path"].(map[string]any)
 	assert.Equal(t, 12.0, cp["step"])
 	assert.NotEmpty(t, cp["jobs"])

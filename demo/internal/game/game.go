@@ -227,7 +227,7 @@ func New(cfg Config) (*Game, error) {
 		eng.Add(engine.PreUpdate, &lifetime{c: c}, unpaused),
 		eng.Add(engine.PreUpdate, seek.New(), unpaused),
 		eng.Add(engine.PreUpdate, &stun{}, engine.After("seek"), unpaused), // stun.go
-		eng.Add(engine.PostUpdate, &stunLook{}, unpaused),
+		eng.Add(engine.PostUpdate, &stunLook{}, engine.After("turrets"), unpaused),
 		eng.Add(engine.Update, g.phys, unpaused),
 		eng.Add(engine.Update, anim.New(), engine.After("physics"), unpaused),
 		eng.Add(engine.Update, &landing{floor: height}, engine.After("physics"), engine.Before("anim"), unpaused),
