@@ -11,6 +11,9 @@ import (
 // Lost counts the seekers despawned since the start.
 type Lost struct{ Seekers int }
 
+// Puff marks the puffs that seekers leave.
+type Puff struct{}
+
 // wake is an observer: when a seeker is despawned (its life ended, or
 // the title's state left), it counts the loss and leaves a red puff
 // where the seeker was, a sprite that grows and fades for puffSpan
@@ -19,6 +22,7 @@ type Lost struct{ Seekers int }
 // in playback order, so the puffs are the same for every worker count.
 type wake struct {
 	c    *comps
+	puff ecs.Component[Puff]
 	pos  ecs.LookupReader[systems.Position]
 	lost ecs.ResWriter[Lost]
 }
@@ -31,6 +35,7 @@ func (o *wake) Name() string { return "wake" }
 func (o *wake) Build(b *engine.ObserverBuilder) error {
 	d := b.Decl()
 	o.pos, o.lost = ecs.ReadLookup[systems.Position](d), ecs.WriteRes[Lost](d)
+	o.puff = ecs.NewComponent[Puff](b.World())
 	ecs.Observe[seek.Seeker](d, ecs.OnDespawn)
 	return nil
 }
@@ -50,6 +55,7 @@ func (o *wake) Observe(ev ecs.Observed) error {
 	c.tween.Add(b, e, anim.Tween{Prop: anim.TweenColor, Ease: anim.Linear, Repeat: anim.Once,
 		From: [4]float64{1, 0.3, 0.25, 0.8}, To: [4]float64{1, 0.6, 0.4, 0}, Duration: puffSpan})
 	c.life.Add(b, e, Life{Span: puffSpan})
+	o.puff.Add(b, e, Puff{})
 	return nil
 }
 

@@ -22,10 +22,9 @@ func TestWake(t *testing.T) {
 		for range 90 {
 			require.NoError(t, g.Tick())
 		}
-		all := w.Count(pos)
 		h, err := w.Hash(pos)
 		require.NoError(t, err)
-		return g.SeekersLost(), all - g.Len(), h
+		return g.SeekersLost(), w.Count(ecs.NewComponent[game.Puff](w)), h
 	}
 	lost, puffs, want := run(t, 0, 64)
 	assert.Positive(t, lost, "seekers expired in 1.5 s")
