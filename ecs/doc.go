@@ -41,6 +41,12 @@
 // entity that has one: in playback order, then registration order; what
 // they record plays in the same playback, in bounded rounds (observe.go).
 //
+// An entity can point at another under a relation kind ([ChildOf], or
+// one declared with [NewRelation] and its despawn policy): a column,
+// [Link], that only weft writes, read through [ReadRelation] and changed
+// through [WriteRelation]'s commands; a despawned target takes its
+// children with it or detaches them at playback (relation.go).
+//
 // Every token is one record of its system's Decl, and every call through
 // a token is checked through one path against the system that runs the
 // caller (seam.go): a token of another system is refused with

@@ -83,14 +83,15 @@ func NewRelation[R any](w *World, p Policy) error {
 	return nil
 }
 
-// relation is the kind R of w, declared on first use for ChildOf; nil
-// for a kind never declared.
+// relation is the kind R of w, declared on first use for ChildOf (not
+// while the world is locked, by a frame or an open iteration); nil for
+// a kind never declared.
 func relation[R any](w *World) *relKind {
 	tp := reflect.TypeFor[R]()
 	if rk := w.relOf(tp); rk != nil {
 		return rk
 	}
-	if tp == reflect.TypeFor[ChildOf]() && !w.inFrame {
+	if tp == reflect.TypeFor[ChildOf]() && !w.inFrame && !w.ark.IsLocked() {
 		return newRelKind[R](w, DespawnChildren)
 	}
 	return nil
@@ -261,8 +262,13 @@ func (t Targets[T]) Get(row int) (v T, ok bool) {
 // system.
 func (rw RelationWriter[R]) Set(b *Commands, child, target Entity) {
 	rw.check(b)
+	b.relate(rw.u.id, child, target)
+}
+
+// relate records setting child's target under the link column id.
+func (b *Commands) relate(id ark.ID, child, target Entity) {
 	b.targets = append(b.targets, target)
-	b.push(command{op: opRelate, id: rw.u.id, e: child, val: int32(len(b.targets) - 1)})
+	b.push(command{op: opRelate, id: id, e: child, val: int32(len(b.targets) - 1)})
 }
 
 // Remove records removing child's link of R; a child without one is
@@ -282,6 +288,23 @@ func (rw RelationWriter[R]) check(b *Commands) {
 	if b.d != nil && b.d != rw.u.d {
 		rw.u.foreign(b.d)
 	}
+}
+
+// Relate records, in b, a buffer of the owner's (World.NewCommands),
+// setting child's target of R: setup code that spawns a hierarchy in one
+// buffer, placeholders and all. It answers CodeBadArgument for an
+// undeclared R or a system's buffer, whose system records through its
+// own RelationWriter. Executed only by the owner.
+func Relate[R any](b *Commands, child, target Entity) error {
+	if b == nil || b.d != nil {
+		return errorf(CodeBadArgument, "", reflect.TypeFor[R]().String(), "ecs.Relate records only in the owner's buffers (World.NewCommands); a system records through the RelationWriter it declared (ecs.WriteRelation)")
+	}
+	rk := relation[R](b.w)
+	if rk == nil {
+		return undeclared[R]()
+	}
+	b.relate(rk.id, child, target)
+	return nil
 }
 
 // SetTarget sets e's target of relation R now: CodeNotFound if e or

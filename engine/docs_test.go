@@ -18,7 +18,7 @@ func TestGuide(t *testing.T) {
 	doc, err := os.ReadFile("../docs/writing-a-system.md")
 	require.NoError(t, err)
 	var src []byte
-	for _, f := range []string{"guide_test.go", "guide_checks_test.go", "guide_lookup_test.go", "guide_events_test.go", "guide_changed_test.go", "guide_replay_test.go", "guide_snapshot_test.go", "guide_state_test.go", "guide_enable_test.go", "guide_inspect_test.go", "guide_observer_test.go"} {
+	for _, f := range []string{"guide_test.go", "guide_checks_test.go", "guide_lookup_test.go", "guide_events_test.go", "guide_changed_test.go", "guide_replay_test.go", "guide_snapshot_test.go", "guide_state_test.go", "guide_enable_test.go", "guide_inspect_test.go", "guide_observer_test.go", "guide_relation_test.go"} {
 		b, err := os.ReadFile(f)
 		require.NoError(t, err)
 		src = append(src, b...)

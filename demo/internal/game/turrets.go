@@ -2,6 +2,7 @@ package game
 
 import (
 	"math"
+	"slices"
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
@@ -29,19 +30,15 @@ var turretOffsets = [...]transform.Local{{X: 3, Y: -4, Scale: 1}, {X: 3, Y: 4, S
 func (c *comps) addTurrets(w *ecs.World) error {
 	local, world := ecs.NewComponent[transform.Local](w), ecs.NewComponent[transform.World](w)
 	turret := ecs.NewComponent[Turret](w)
-	ships, err := w.Entities(ecs.NewComponent[seek.Seeker](w))
+	seq, err := w.Entities(ecs.NewComponent[seek.Seeker](w))
 	if err != nil {
 		return err
 	}
+	ships := slices.Collect(seq) // Relate, in the loop, must not meet an open iteration
 	b := w.NewCommands()
-	var list []ecs.Entity
-	for ship := range ships {
-		list = append(list, ship)
+	for _, ship := range ships {
 		local.Add(b, ship, transform.Local{Scale: 1})
 		world.Add(b, ship, transform.World{Scale: 1})
-	}
-	var turrets []ecs.Entity
-	for range list {
 		for _, off := range turretOffsets {
 			t := b.Spawn()
 			c.pos.Add(b, t, systems.Position{})
@@ -50,24 +47,13 @@ func (c *comps) addTurrets(w *ecs.World) error {
 			local.Add(b, t, off)
 			world.Add(b, t, transform.World{})
 			turret.Add(b, t, Turret{})
+			if err := ecs.Relate[ecs.ChildOf](b, t, ship); err != nil {
+				return err
+			}
 		}
 	}
-	if _, err := w.Apply(b); err != nil {
-		return err
-	}
-	all, err := w.Entities(turret)
-	if err != nil {
-		return err
-	}
-	for t := range all {
-		turrets = append(turrets, t)
-	}
-	for i, t := range turrets {
-		if err := ecs.SetTarget[ecs.ChildOf](w, t, list[i/len(turretOffsets)]); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err = w.Apply(b)
+	return err
 }
 
 // helm sets each ship's transform from its body: its position, and its

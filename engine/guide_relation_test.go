@@ -1,0 +1,120 @@
+package engine_test
+
+// The code of section 21 of docs/writing-a-system.md (relations and
+// hierarchies), verbatim: TestGuide checks it.
+
+import (
+	"fmt"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/systems/transform"
+)
+
+// Escorts points a wingman at the ship it escorts. When the ship is
+// despawned, its wingmen stay, with no target (Detach).
+type Escorts struct{}
+
+// Hull is what is left of a ship.
+type Hull struct{ HP int }
+
+// Desert makes a wingman leave a ship whose hull is below 20: it reads
+// the relation and the target's Hull, and records the change, which plays
+// back after the step.
+type Desert struct {
+	escorts ecs.RelationReader[Escorts]
+	leave   ecs.RelationWriter[Escorts]
+	hull    ecs.Reader[Hull]
+	pass    *engine.Pass
+}
+
+func (s *Desert) Name() string { return "desert" }
+
+func (s *Desert) Build(b *engine.Builder) error {
+	d := b.Decl()
+	s.escorts, s.leave = ecs.ReadRelation[Escorts](d), ecs.WriteRelation[Escorts](d)
+	s.hull = ecs.Read[Hull](d)
+	s.pass = b.Chunks("desert", ecs.NewQuery2(d, s.hull, s.escorts), func(c *ecs.Chunk) {
+		ships := ecs.TargetsOf(s.hull, s.escorts, c) // the Hull of each row's target
+		for i, e := range c.Entities() {
+			if h, ok := ships.Get(i); ok && h.HP < 20 {
+				s.leave.Remove(c.Commands(), e)
+			}
+		}
+	})
+	return nil
+}
+
+func (s *Desert) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
+
+func Example_relations() {
+	w := ecs.NewWorld(ecs.Options{})
+	if err := ecs.NewRelation[Escorts](w, ecs.Detach); err != nil {
+		panic(err)
+	}
+	hull := ecs.NewComponent[Hull](w)
+	local, world := ecs.NewComponent[transform.Local](w), ecs.NewComponent[transform.World](w)
+	b := w.NewCommands()
+	body := func(hp int, l transform.Local) ecs.Entity {
+		e := b.Spawn()
+		hull.Add(b, e, Hull{HP: hp})
+		local.Add(b, e, l)
+		world.Add(b, e, transform.World{})
+		return e
+	}
+	for _, hp := range []int{50, 10} {
+		ship := body(hp, transform.Local{X: float64(hp), Scale: 2})
+		turret := body(1, transform.Local{Y: 1, Scale: 1})
+		if err := ecs.Relate[ecs.ChildOf](b, turret, ship); err != nil { // the turret moves with its ship
+			panic(err)
+		}
+		if err := ecs.Relate[Escorts](b, body(30, transform.Local{Scale: 1}), ship); err != nil {
+			panic(err)
+		}
+	}
+	if _, err := w.Apply(b); err != nil {
+		panic(err)
+	}
+	eng, err := engine.New(w, engine.Config{Workers: 2})
+	if err != nil {
+		panic(err)
+	}
+	defer eng.Close()
+	if err := eng.Add(engine.Update, &Desert{}); err != nil {
+		panic(err)
+	}
+	if err := eng.Add(engine.PostUpdate, transform.New()); err != nil {
+		panic(err)
+	}
+	if err := eng.Build(); err != nil {
+		panic(err)
+	}
+	if err := eng.Tick(); err != nil {
+		panic(err)
+	}
+	report := func() {
+		turrets, _ := w.Entities(ecs.NewComponent[ecs.Link[ecs.ChildOf]](w))
+		for t := range turrets {
+			ship, _, _ := ecs.TargetOf[ecs.ChildOf](w, t)
+			at, _ := ecs.Get[transform.World](w, t)
+			fmt.Printf("turret of ship %d at (%g, %g)\n", ship.ID(), at.X, at.Y)
+		}
+		fmt.Println("escorting:", w.Count(ecs.NewComponent[ecs.Link[Escorts]](w)), "entities:", w.Count())
+	}
+	report()
+	ships, _ := w.Entities(ecs.NewComponent[transform.Local](w))
+	for ship := range ships { // the first ship, hull 50
+		b.Despawn(ship)
+		break
+	}
+	if _, err := w.Apply(b); err != nil {
+		panic(err)
+	}
+	report()
+	// Output:
+	// turret of ship 2 at (50, 2)
+	// turret of ship 5 at (10, 2)
+	// escorting: 1 entities: 6
+	// turret of ship 5 at (10, 2)
+	// escorting: 0 entities: 4
+}
