@@ -1,6 +1,6 @@
 package engine_test
 
-// The code of section 21 of docs/writing-a-system.md (relations and
+// The code of section 22 of docs/writing-a-system.md (relations and
 // hierarchies), verbatim: TestGuide checks it.
 
 import (
@@ -15,16 +15,16 @@ import (
 // despawned, its wingmen stay, with no target (Detach).
 type Escorts struct{}
 
-// Hull is what is left of a ship.
-type Hull struct{ HP int }
+// Armor is what is left of a ship.
+type Armor struct{ HP int }
 
-// Desert makes a wingman leave a ship whose hull is below 20: it reads
-// the relation and the target's Hull, and records the change, which plays
+// Desert makes a wingman leave a ship whose armor is below 20: it reads
+// the relation and the target's Armor, and records the change, which plays
 // back after the step.
 type Desert struct {
 	escorts ecs.RelationReader[Escorts]
 	leave   ecs.RelationWriter[Escorts]
-	hull    ecs.Reader[Hull]
+	armor   ecs.Reader[Armor]
 	pass    *engine.Pass
 }
 
@@ -33,9 +33,9 @@ func (s *Desert) Name() string { return "desert" }
 func (s *Desert) Build(b *engine.Builder) error {
 	d := b.Decl()
 	s.escorts, s.leave = ecs.ReadRelation[Escorts](d), ecs.WriteRelation[Escorts](d)
-	s.hull = ecs.Read[Hull](d)
-	s.pass = b.Chunks("desert", ecs.NewQuery2(d, s.hull, s.escorts), func(c *ecs.Chunk) {
-		ships := ecs.TargetsOf(s.hull, s.escorts, c) // the Hull of each row's target
+	s.armor = ecs.Read[Armor](d)
+	s.pass = b.Chunks("desert", ecs.NewQuery2(d, s.armor, s.escorts), func(c *ecs.Chunk) {
+		ships := ecs.TargetsOf(s.armor, s.escorts, c) // the Armor of each row's target
 		for i, e := range c.Entities() {
 			if h, ok := ships.Get(i); ok && h.HP < 20 {
 				s.leave.Remove(c.Commands(), e)
@@ -52,12 +52,12 @@ func Example_relations() {
 	if err := ecs.NewRelation[Escorts](w, ecs.Detach); err != nil {
 		panic(err)
 	}
-	hull := ecs.NewComponent[Hull](w)
+	armor := ecs.NewComponent[Armor](w)
 	local, world := ecs.NewComponent[transform.Local](w), ecs.NewComponent[transform.World](w)
 	b := w.NewCommands()
 	body := func(hp int, l transform.Local) ecs.Entity {
 		e := b.Spawn()
-		hull.Add(b, e, Hull{HP: hp})
+		armor.Add(b, e, Armor{HP: hp})
 		local.Add(b, e, l)
 		world.Add(b, e, transform.World{})
 		return e
@@ -103,7 +103,7 @@ func Example_relations() {
 	}
 	report()
 	ships, _ := w.Entities(ecs.NewComponent[transform.Local](w))
-	for ship := range ships { // the first ship, hull 50
+	for ship := range ships { // the first ship, armor 50
 		b.Despawn(ship)
 		break
 	}
