@@ -1,7 +1,9 @@
 package game
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,6 +59,12 @@ func TestTurretsFollowShips(t *testing.T) {
 	kids, err := ecs.ChildrenOf[ecs.ChildOf](g.w, ship, nil)
 	require.NoError(t, err)
 	require.Len(t, kids, len(turretOffsets))
+	in, err := g.Engine().Inspect(kids[0]) // what the overlay's inspector and headless -inspect show
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(in.Lines(), "\n"), fmt.Sprintf("ChildOf target: entity %d", ship.ID()))
+	in, err = g.Engine().Inspect(ship)
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(in.Lines(), "\n"), fmt.Sprintf("ChildOf children: %d, %d", kids[0].ID(), kids[1].ID()))
 	b := g.w.NewCommands()
 	b.Despawn(ship)
 	_, err = g.w.Apply(b)
