@@ -193,6 +193,12 @@ func (w *World) playOnEntity(b *Commands, i int) bool {
 		return true
 	case opRelate, opUnrelate:
 		return w.playRelation(b, c, e)
+	}
+	if w.relByID[c.id.Index()] != nil {
+		w.problem(CodeBadCommand, "a relation's "+w.names[c.id.Index()]+" is written only through a RelationWriter or ecs.Relate, which keep the children and depths; record the change through them")
+		return false
+	}
+	switch c.op {
 	case opRemove:
 		return w.remove(e, c.id)
 	case opEnable, opDisable:

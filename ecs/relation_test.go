@@ -236,3 +236,21 @@ func TestInspectRelations(t *testing.T) {
 	require.Contains(t, text, fmt.Sprintf("ChildOf target: entity %d", fm.root.ID()))
 	require.Contains(t, text, fmt.Sprintf("ChildOf children: %d, %d", fm.a1.ID(), fm.a2.ID()))
 }
+
+// A link written as a plain component (Component[Link[R]]) is refused at
+// playback: only the relation's own commands keep the index.
+func TestLinkAsComponentRefused(t *testing.T) {
+	fm := newFamily(t)
+	w := fm.w
+	link := NewComponent[Link[ChildOf]](w)
+	b := w.NewCommands()
+	link.Add(b, fm.lone, Link[ChildOf]{})
+	link.Remove(b, fm.a)
+	r, err := w.Apply(b)
+	require.NoError(t, err)
+	require.Len(t, r.Problems, 2)
+	_, ok, _ := TargetOf[ChildOf](w, fm.lone)
+	require.False(t, ok)
+	tg, _, _ := TargetOf[ChildOf](w, fm.a)
+	require.Equal(t, fm.root, tg)
+}
