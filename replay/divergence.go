@@ -10,7 +10,7 @@ import (
 // and its recording, or two runs played side by side (Find).
 type Divergence struct {
 	Step   uint64 // the first step whose hash or digests differ, from 1
-	System string // the first system, in built order, whose writes differ; "" if only the world hash does
+	System string // the first system, in the order the systems ran, whose writes differ; "" if only the world hash does
 	// The first entity (by ID, then generation) and component that the
 	// system wrote differently, and both values; set by Find, which sees
 	// both runs' rows. A row that one run wrote and the other did not has

@@ -31,7 +31,7 @@ type Header struct {
 	Magic     string
 	Version   int
 	FixedStep int64    // the engine's fixed step, in nanoseconds
-	Systems   []string // the systems with digests, in built order
+	Systems   []string // the systems with digests, in the order they ran (engine.Engine.Digests)
 	Resources []string // the tracked resources, in Track order
 	Meta      []byte   // the game's own description of the run (seed, scene), encoded by Encode
 	Check     uint32   // CRC-32 of the header encoded with Check 0: a changed byte is found

@@ -8,7 +8,7 @@ import (
 
 // Find plays rec into a and b side by side, every written row kept
 // (ecs.DigestCapture, slow), and returns where they first differ: the
-// step, the first system in built order whose writes differ, and the
+// step, the first system, in the order the systems ran, whose writes differ, and the
 // first entity and component it wrote differently, with a's value as
 // Want and b's as Got. It returns nil if they agree on every step. Make
 // a and b as the recording's game, with the worker counts and batch sizes
@@ -46,7 +46,7 @@ func Find(rec *Recording, a, b Sim) (*Divergence, error) {
 	return nil, nil
 }
 
-// differ compares the step a and b just ran: digests in built order, then
+// differ compares the step a and b just ran: digests in the order the systems ran, then
 // the first differing system's rows; nil if they agree.
 func differ(a, b Sim, ha, hb uint64) *Divergence {
 	d := &Divergence{WantHash: ha, GotHash: hb}

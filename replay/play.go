@@ -59,7 +59,7 @@ func (p *Player) Played() int { return p.next }
 
 // Step plays the next recorded step. A step whose world hash or digests
 // differ from the recording's answers WEFT-R004 with a Divergence naming
-// the step and the first system (in built order) whose writes differ;
+// the step and the first system (in the order the systems ran) whose writes differ;
 // the Sim is then one step past the divergence. After the last step it
 // answers WEFT-R005.
 func (p *Player) Step() error {
