@@ -15,7 +15,7 @@ var gameKeys = []overlay.KeyHelp{
 	{Keys: "C", Does: "safety and ecs checks on / off"},
 	{Keys: "B", Does: "batch size: adaptive, 64, 256, 1024, 4096"},
 	{Keys: "Space, click", Does: "a burst of bodies at the cursor"},
-	{Keys: "I, Shift+I", Does: "inspect the body nearest the cursor (its components, the systems that reach it); release"},
+	{Keys: "I, Shift+I", Does: "inspect the body nearest the cursor (its components, the systems that reach it); release; Page Down / Up step through a system's query"},
 	{Keys: "J", Does: "fountain on / off (it runs every 30 steps while on)"},
 	{Keys: "Enter", Does: "start, on the title screen (the world spawns then)"},
 	{Keys: "P, N", Does: "pause / resume (a state); one step while paused"},
@@ -26,7 +26,7 @@ var gameKeys = []overlay.KeyHelp{
 }
 
 // hintLine is the line of keys under the timeline.
-const hintLine = "Enter start  H keys  O overlay  +/- workers  S serial  C checks  B batch  Space/click burst  I inspect  P pause  N step  R rewind  F5/F9 save/load  F freeze  K baseline  G capture  T trace  click a bar: its step  click a system: filter  wheel/drag timeline  Esc quit"
+const hintLine = "Enter start  H keys  O overlay  +/- workers  S serial  C checks  B batch  Space/click burst  I inspect  PgDn/PgUp step  P pause  N step  R rewind  F5/F9 save/load  F freeze  K baseline  G capture  T trace  click a bar: its step  click a system: filter  wheel/drag timeline  Esc quit"
 
 // gamePanel is the demo's line under the overlay's top lines: the
 // world, the sprites drawn, and whether the game is paused.

@@ -83,9 +83,7 @@ func (w *World) Inspect(e Entity) (Inspection, error) {
 			in.Relations = append(in.Relations, r)
 		}
 	}
-	decls := slices.Clone(w.decls)
-	slices.SortStableFunc(decls, func(a, b *Decl) int { return cmp.Compare(a.order, b.order) })
-	for _, d := range decls {
+	for _, d := range w.builtOrder() {
 		if t := w.reach(d, &has); len(t.Reads)+len(t.Writes) > 0 {
 			in.Systems = append(in.Systems, t)
 		}
@@ -186,4 +184,56 @@ func (in Inspection) Lines() []string {
 		lines = append(lines, "  "+s.System+": "+strings.Join(parts, "; "))
 	}
 	return lines
+}
+
+// Matching appends to dst the living entities that the queries of the
+// named system match, in the order of their ids and generations, and
+// returns it: what an inspector steps through, one entity after another.
+// A name that no system has answers CodeBadArgument, and CodeLocked
+// during a frame. Executed only by the owner, outside of frames.
+func (w *World) Matching(system string, dst []Entity) ([]Entity, error) {
+	if w.inFrame {
+		return dst, w.lockedErr("World.Matching")
+	}
+	i := slices.IndexFunc(w.decls, func(d *Decl) bool { return d.name == system })
+	if i < 0 {
+		return dst, errorf(CodeBadArgument, system, "", "World.Matching(%q): no system has that name; give a name that QuerySystems lists", system)
+	}
+	d, from := w.decls[i], len(dst)
+	q := w.all.Query()
+	for q.NextTable() {
+		ents := q.Entities()
+		var has [256]bool
+		ids := w.unsafe.IDs(ents[0])
+		for k := range ids.Len() {
+			has[ids.Get(k).Index()] = true
+		}
+		for _, qb := range w.allQueries {
+			if qb.d == d && w.matches(qb, &has) {
+				dst = append(dst, ents...)
+				break
+			}
+		}
+	}
+	slices.SortFunc(dst[from:], func(a, b Entity) int { return cmp.Compare(entityKey(a), entityKey(b)) })
+	return dst, nil
+}
+
+// QuerySystems is the names of the systems that have a query, in built
+// order: those whose matches Matching gives. Executed only by the owner.
+func (w *World) QuerySystems() []string {
+	var names []string
+	for _, d := range w.builtOrder() {
+		if slices.ContainsFunc(w.allQueries, func(q *queryBase) bool { return q.d == d }) {
+			names = append(names, d.name)
+		}
+	}
+	return names
+}
+
+// builtOrder is the systems' declarations in the engine's built order.
+func (w *World) builtOrder() []*Decl {
+	decls := slices.Clone(w.decls)
+	slices.SortStableFunc(decls, func(a, b *Decl) int { return cmp.Compare(a.order, b.order) })
+	return decls
 }

@@ -72,3 +72,30 @@ func TestInspect(t *testing.T) {
 	_, err = w.Inspect(hurt)
 	assert.ErrorIs(t, err, ErrNotFound)
 }
+
+// Matching gives the entities a system's queries match, filters
+// included, in the order of their ids; QuerySystems names the systems
+// that have a query.
+func TestMatching(t *testing.T) {
+	s := newScene(t, 30, Options{})
+	w := s.w
+	untagged := w.System("untagged")
+	NewQuery1(untagged, Read[vel](untagged), Without[tag]())
+	lookup := w.System("lookup")
+	WriteLookup[health](lookup)
+	got, err := w.Matching("untagged", nil)
+	require.NoError(t, err)
+	var want []Entity
+	for _, e := range entities(w) {
+		if w.unsafe.Has(e, s.velC.id) && !w.unsafe.Has(e, s.tagC.id) {
+			want = append(want, e)
+		}
+	}
+	require.Equal(t, want, got)
+	got, err = w.Matching("lookup", got[:0])
+	require.NoError(t, err)
+	require.Empty(t, got, "a system without a query matches nothing")
+	_, err = w.Matching("none", nil)
+	requireCode(t, CodeBadArgument, err)
+	require.Equal(t, []string{"integrate", "damage", "untagged"}, w.QuerySystems())
+}

@@ -1,11 +1,14 @@
 package overlay
 
 import (
+	"fmt"
+	"image"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
 )
 
 // The inspector shows the followed entity's components and the systems
@@ -22,11 +25,7 @@ func TestInspectPanel(t *testing.T) {
 	o.Inspect(ent)
 	assert.Equal(t, ent, o.Inspected())
 	for _, sz := range screens {
-		require.NoError(t, e.Tick())
-		o.poll()
-		o.layout(sz)
-		checkBoxes(t, "inspect", sz, o.pic.boxes)
-		texts := boxTexts(o.pic.boxes)
+		texts := stepAndShow(t, e, o, sz)
 		assert.Contains(t, panelsDrawn(o), "inspect", "at %v", sz)
 		assert.Contains(t, panelsDrawn(o), "systems", "at %v", sz)
 		assert.Contains(t, texts, "entity 2 (generation 0)")
@@ -44,4 +43,53 @@ func TestInspectPanel(t *testing.T) {
 	o.Inspect(ecs.Entity{})
 	o.layout(screens[0])
 	assert.NotContains(t, panelsDrawn(o), "inspect", "released")
+}
+
+// The inspector steps through the entities that a system's queries
+// match, by id, going round at the ends, shows where it is and the keys,
+// follows the entity across steps, and stops stepping when released.
+func TestInspectStepsThroughAQuery(t *testing.T) {
+	e, o := newEngine(t, 1, 5, 1, Options{})
+	w := e.World()
+	ents, err := w.Matching("mover", nil)
+	require.NoError(t, err)
+	require.Len(t, ents, 5)
+	_, err = w.Matching("nobody", nil)
+	require.Error(t, err)
+
+	o.StepInspect(1)
+	assert.Equal(t, "mover", o.InspectQuery())
+	assert.Equal(t, ents[0], o.Inspected())
+	o.StepInspect(1)
+	o.StepInspect(1)
+	assert.Equal(t, ents[2], o.Inspected())
+	o.StepInspect(-1)
+	assert.Equal(t, ents[1], o.Inspected())
+	for _, sz := range screens {
+		texts := stepAndShow(t, e, o, sz)
+		assert.Contains(t, texts, "query of mover: 2 of 5 (5 match)")
+		assert.Contains(t, texts, "PageDown / PageUp next / previous, End another system")
+		assert.Contains(t, texts, fmt.Sprintf("entity %d (generation 0)", ents[1].ID()))
+	}
+	o.StepInspect(-1)
+	o.StepInspect(-1)
+	assert.Equal(t, ents[4], o.Inspected(), "round the start")
+	o.StepInspect(1)
+	assert.Equal(t, ents[0], o.Inspected(), "round the end")
+
+	o.Inspect(ecs.Entity{})
+	assert.Equal(t, "", o.InspectQuery(), "released")
+	o.layout(screens[0])
+	assert.NotContains(t, panelsDrawn(o), "inspect")
+}
+
+// stepAndShow ticks, lays the overlay out for sz, checks its boxes and
+// returns their texts.
+func stepAndShow(t *testing.T, e *engine.Engine, o *Overlay, sz image.Point) string {
+	t.Helper()
+	require.NoError(t, e.Tick())
+	o.poll()
+	o.layout(sz)
+	checkBoxes(t, "inspect", sz, o.pic.boxes)
+	return boxTexts(o.pic.boxes)
 }

@@ -149,6 +149,8 @@ func (o *Overlay) helpKeys() []KeyHelp {
 		{keyNames(o.opt.Hold), "hold the shown step as the baseline: the systems table compares with it"},
 		{keyNames(o.opt.Trace), "write a Chrome trace of the next 30 steps (ui.perfetto.dev)"},
 		{keyNames(o.opt.Save), "write the last steps as a capture file, to compare with later"},
+		{keyName(o.opt.InspectNext) + ", " + keyName(o.opt.InspectPrev), "inspect the next / previous entity that a system's query matches"},
+		{keyNames(o.opt.InspectQuery), "step through another system's query"},
 		{"click a bar", "of the step graph: select that step; every panel shows it (freezes)"},
 		{"click a row", "of the systems: show only its jobs and markers (again: all)"},
 		{"wheel, drag", "over the timeline: zoom, pan (right click: the whole step)"},

@@ -22,7 +22,11 @@ type Options struct {
 	Hold   []ebiten.Key // hold the shown step as the baseline to compare with, or let it go (default K)
 	Help   []ebiten.Key // the list of keys (default F1)
 	Save   []ebiten.Key // write the window's steps as a capture file into TraceDir (default G)
-	Hidden bool         // start hidden
+	// Step the inspector through the entities that a system's queries
+	// match: the next or previous one (defaults Page Down, Page Up), and
+	// the next system with a query (default End).
+	InspectNext, InspectPrev, InspectQuery []ebiten.Key
+	Hidden                                 bool // start hidden
 	// Budget is the step time the graph's red line marks (default 1/60 s).
 	// With Capture, the first step over it after the first second
 	// freezes the timeline on it and writes its trace into TraceDir.
@@ -89,6 +93,7 @@ type Overlay struct {
 	captured      bool // Capture froze on a step already
 	hover         hoverState
 	inspected     ecs.Entity // followed by the inspector panel; zero: none
+	stepping      stepping   // the query the inspector steps through (panel_inspect.go)
 	geom          tlGeom
 
 	// The layout of the last repaint, in the panels' coordinates, and the
@@ -111,6 +116,9 @@ func New(e *engine.Engine, opt Options) *Overlay {
 	def(&opt.Hold, ebiten.KeyK)
 	def(&opt.Help, ebiten.KeyF1)
 	def(&opt.Save, ebiten.KeyG)
+	def(&opt.InspectNext, ebiten.KeyPageDown)
+	def(&opt.InspectPrev, ebiten.KeyPageUp)
+	def(&opt.InspectQuery, ebiten.KeyEnd)
 	if opt.Budget <= 0 {
 		opt.Budget = defaultBud
 	}
@@ -191,6 +199,7 @@ func (o *Overlay) keys() {
 	if anyPressed(o.opt.Save) {
 		o.save()
 	}
+	o.inspectKeys()
 }
 
 func anyPressed(keys []ebiten.Key) bool {
