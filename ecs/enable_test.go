@@ -266,6 +266,8 @@ func TestEnabledMisuse(t *testing.T) {
 	require.Positive(t, n)
 	c := &x.rq.chunks[0]
 	require.Equal(t, CodeUndeclared, code(func() { x.wen.Set(c, 0, false) }))
+	require.Equal(t, CodeUndeclared, code(func() { x.wen.Runs(c) }))
+	require.Equal(t, CodeBadArgument, code(func() { EnabledReader[pos]{}.Runs(c) }))
 	require.Equal(t, CodeBadArgument, code(func() { EnabledWriter[pos]{}.Set(c, 0, false) }))
 	require.Equal(t, CodeBadArgument, code(func() { x.ren.Enabled(c, c.Len()) }))
 	_, err = IsEnabled[pos](w, entities(w)[0])
