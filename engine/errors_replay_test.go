@@ -31,7 +31,7 @@ func Example_r002() {
 	_, err := replay.Read(&file)
 	fmt.Println(err)
 	// Output:
-	// replay: WEFT-R002: the recording has format version 2; this build reads version 1: play it with the build that recorded it
+	// replay: WEFT-R002: the recording has format version 3; this build reads version 2: play it with the build that recorded it
 }
 
 func Example_r003() {
