@@ -1,6 +1,7 @@
 package ecs
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -12,7 +13,9 @@ import (
 )
 
 // BenchmarkEnabled is one pass of vel = f(pos) over 100,000 rows (one op
-// = one pass, batch 256, one worker and the owner). "all" ranges over the
+// = one pass, batch 256), on one worker and the owner ("W1") and on the
+// owner alone ("W0": the work without a worker's scheduling, which on a
+// busy machine can outweigh a light pass). "all" ranges over the
 // column; "empty/none" visits nothing (the frame and its chunks alone,
 // the part every variant pays); the others visit the rows where
 // EnabledReader[pos] says pos is on, through On ("on") or Runs ("runs"),
@@ -24,28 +27,35 @@ import (
 // of the same kernel: a pass that skips the rows that are off should
 // cost at most 0.6 of it.
 func BenchmarkEnabled(b *testing.B) {
-	for _, k := range []string{"cheap", "heavy"} {
-		for _, v := range []struct {
-			name, visit string
-			off         func(i int, rng *rand.Rand) bool
-		}{
-			{"all", "", nil},
-			{"empty", "none", nil},
-			{"on-all", "on", nil},
-			{"half", "on", halfRandom},
-			{"half", "runs", halfRandom},
-			{"blocks", "on", halfBlocks},
-			{"blocks", "runs", halfBlocks},
-		} {
-			if k == "heavy" && v.visit == "none" {
-				continue // no kernel: the same as cheap's
-			}
-			name := k + "/" + v.name
-			if v.visit != "" {
-				name += "/" + v.visit
-			}
-			b.Run(name, func(b *testing.B) { benchEnabled(b, k == "heavy", v.visit, v.off) })
+	for _, workers := range []int{1, 0} {
+		for _, k := range []string{"cheap", "heavy"} {
+			benchEnabledKernel(b, workers, k)
 		}
+	}
+}
+
+// benchEnabledKernel runs BenchmarkEnabled's variants of one kernel.
+func benchEnabledKernel(b *testing.B, workers int, k string) {
+	for _, v := range []struct {
+		name, visit string
+		off         func(i int, rng *rand.Rand) bool
+	}{
+		{"all", "", nil},
+		{"empty", "none", nil},
+		{"on-all", "on", nil},
+		{"half", "on", halfRandom},
+		{"half", "runs", halfRandom},
+		{"blocks", "on", halfBlocks},
+		{"blocks", "runs", halfBlocks},
+	} {
+		if k == "heavy" && v.visit == "none" {
+			continue // no kernel: the same as cheap's
+		}
+		name := fmt.Sprintf("W%d/%s/%s", workers, k, v.name)
+		if v.visit != "" {
+			name += "/" + v.visit
+		}
+		b.Run(name, func(b *testing.B) { benchEnabled(b, workers, k == "heavy", v.visit, v.off) })
 	}
 }
 
@@ -59,14 +69,14 @@ func heavyKernel(x float64) float64 {
 func halfRandom(_ int, rng *rand.Rand) bool { return rng.Float64() < 0.5 }
 func halfBlocks(i int, _ *rand.Rand) bool   { return i/64%2 == 1 }
 
-func benchEnabled(b *testing.B, heavy bool, visit string, off func(int, *rand.Rand) bool) {
+func benchEnabled(b *testing.B, workers int, heavy bool, visit string, off func(int, *rand.Rand) bool) {
 	w := NewWorld(Options{NoChecks: true})
 	NewComponent[pos](w)
 	NewComponent[vel](w)
 	ark.NewMap2[pos, vel](w.ark).NewBatchFn(changedEntities, func(e ark.Entity, p *pos, v *vel) {
 		*p = pos{X: float64(e.ID())}
 	})
-	pool, err := jobs.New(jobs.Options{Workers: 1})
+	pool, err := jobs.New(jobs.Options{Workers: workers})
 	if err != nil {
 		b.Fatal(err)
 	}
