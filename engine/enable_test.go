@@ -14,7 +14,8 @@ import (
 
 // stunScene runs 30 steps of the guide's Knock and Steer over 3,000
 // bodies whose impacts come back every few steps (a system that re-hits
-// bodies by their Impact), and hashes every body's components, its
+// bodies by their Impact, and switches some of them by commands), and
+// hashes every body's components, its
 // Stunned state and what Steer counted.
 func stunScene(t *testing.T, workers, batch int) uint64 {
 	w := ecs.NewWorld(ecs.Options{})
@@ -33,10 +34,14 @@ func stunScene(t *testing.T, workers, batch int) uint64 {
 	rehit := &toy{name: "rehit", build: func(b *engine.Builder) error {
 		d := b.Decl()
 		hit = ecs.Write[Impact](d)
+		b.Commands()
 		pass = b.Chunks("rehit", ecs.NewQuery1(d, hit), func(c *ecs.Chunk) {
 			for i, ent := range c.Entities() {
 				if f := &hit.Column(c)[i]; f.Force < -3 {
 					f.Force = int(ent.ID()*5%11) + 1
+					if ent.ID()%7 == 0 { // and switched by a command, at playback
+						stunned.SetEnabled(c.Commands(), ent, f.Force%2 == 0)
+					}
 				}
 			}
 		})
