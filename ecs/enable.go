@@ -86,7 +86,7 @@ func (w *World) observeEnabled() {
 	}).Register(w.ark)
 	moved := func(e ark.Entity) {
 		w.rowMoves++
-		w.staleRows = append(w.staleRows, e)
+		w.stale(e)
 	}
 	for _, ev := range []ark.EventType{ark.OnAddComponents, ark.OnRemoveComponents, ark.OnAddRelations, ark.OnRemoveRelations} {
 		ark.Observe(ev).Do(moved).Register(w.ark)
@@ -455,7 +455,7 @@ func (w *World) setEnabled(b *enableBits, e ark.Entity, on bool, tp reflect.Type
 		return err
 	}
 	if b.set(e.ID(), on) {
-		w.staleRows = append(w.staleRows, e)
+		w.stale(e)
 		w.touch(e, b.id, false)
 	}
 	return nil

@@ -119,6 +119,24 @@ func (w *World) rewriteStale(st arkState) {
 	w.staleRows = w.staleRows[:0]
 }
 
+// maxStale is the most entities kept for rewriting; past it, the row
+// bits are dropped and built afresh, so that a world whose passes do not
+// run (paused) does not keep every move.
+const maxStale = 1 << 16
+
+// stale keeps e to have its row's bits rewritten before the next pass, if
+// any table has row bits. Executed only by the owner, in structural
+// changes or switches.
+func (w *World) stale(e ark.Entity) {
+	switch {
+	case len(w.rowBits) == 0:
+	case len(w.staleRows) == maxStale:
+		w.dropRows()
+	default:
+		w.staleRows = append(w.staleRows, e)
+	}
+}
+
 // dropRows forgets every table's row bits, to be built afresh by the next
 // passes: after a restore or load, or when a component becomes
 // enableable. Executed only by the owner, outside of frames.

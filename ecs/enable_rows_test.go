@@ -162,3 +162,19 @@ func nilIfEmpty(s []int) []int {
 	}
 	return s
 }
+
+// Moves past what is kept for rewriting drop the row bits, which the next
+// pass builds afresh: the memory stays bounded and the bits right.
+func TestEnabledRowsManyMoves(t *testing.T) {
+	x := newSwitcher(t, 100)
+	w := x.s.w
+	x.frame(t, newPool(t, 0), 64, 3)
+	e := entities(w)[5]
+	for range maxStale/2 + 10 {
+		w.unsafe.Remove(e, x.s.velC.id)
+		w.unsafe.Add(e, x.s.velC.id)
+	}
+	require.LessOrEqual(t, len(w.staleRows), maxStale)
+	require.Empty(t, w.rowBits, "dropped")
+	x.checkRows(t, 64)
+}
