@@ -41,7 +41,7 @@ help:
 	@echo "make bench [ROUNDS=9] [PROCS=2]  comparison tables, raw output in bench/results.txt"
 	@echo "make bench-jobs        the jobs package's own benchmarks"
 	@echo "make bench-frame [ROUNDS=9] [PROCS=2] [SIZES='(50|100)k'] [FRAME_OUT=frame.txt]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
-	@echo "make bench-propagate [ROUNDS=9]  transform propagation, 100k entities 1-8 deep, serial against 2 workers: bench/propagate.txt"
+	@echo "make bench-propagate [ROUNDS=9]  transform propagation, 100k entities 1-8 deep, serial against 1 and 2 workers: bench/propagate.txt"
 	@echo "make bench-batch [ROUNDS=9]  the frame at fixed batch sizes against the adaptive batch, raw output in bench/batch.txt"
 	@echo "make bench-contention [ROUNDS=9]  headless step, 0 against 1 worker, with a CPU hog on core 1"
 	@echo "make bench-w1-hog [ROUNDS=9]  bench/'s W1, weft against the Go peers, with a CPU hog on core 1: bench/w1-hog.txt"
