@@ -309,9 +309,13 @@ func Relate[R any](b *Commands, child, target Entity) error {
 
 // SetTarget sets e's target of relation R now: CodeNotFound if e or
 // target is not alive, CodeBadArgument if R is not declared or target is
-// e or one of its descendants (a cycle). Executed only by the owner,
+// e or one of its descendants (a cycle), CodeLocked from an observer
+// (its changes go through its commands). Executed only by the owner,
 // outside of frames.
 func SetTarget[R any](w *World, e, target Entity) error {
+	if err := w.notPlaying("ecs.SetTarget"); err != nil {
+		return err
+	}
 	rk, err := ownerRel[R](w, "ecs.SetTarget", e)
 	if err != nil {
 		return err
@@ -325,9 +329,12 @@ func SetTarget[R any](w *World, e, target Entity) error {
 	return nil
 }
 
-// RemoveTarget removes e's link of R, if it has one. Executed only by the
-// owner, outside of frames.
+// RemoveTarget removes e's link of R, if it has one; CodeLocked from an
+// observer, as SetTarget. Executed only by the owner, outside of frames.
 func RemoveTarget[R any](w *World, e Entity) error {
+	if err := w.notPlaying("ecs.RemoveTarget"); err != nil {
+		return err
+	}
 	rk, err := ownerRel[R](w, "ecs.RemoveTarget", e)
 	if err == nil {
 		w.unrelate(rk, e)
@@ -353,6 +360,16 @@ func ChildrenOf[R any](w *World, e Entity, dst []Entity) ([]Entity, error) {
 		return dst, err
 	}
 	return append(dst, rk.children[e]...), nil
+}
+
+// notPlaying refuses a structural change made now (what) while a
+// playback runs, from an observer: the playback is walking the tables it
+// would move. Executed only by the owner.
+func (w *World) notPlaying(what string) error {
+	if w.pb.b != nil {
+		return errorf(CodeLocked, "", "", "%s during a playback (from an observer); record the change in Observed.Commands through a RelationWriter the observer declares (ecs.WriteRelation), which plays in the same playback", what)
+	}
+	return nil
 }
 
 // ownerRel checks an owner call of what on e: outside a frame, R

@@ -254,3 +254,41 @@ func TestLinkAsComponentRefused(t *testing.T) {
 	tg, _, _ := TargetOf[ChildOf](w, fm.a)
 	require.Equal(t, fm.root, tg)
 }
+
+// An observer cannot change a link in place: SetTarget and RemoveTarget
+// are refused during its playback (CodeLocked), and the same change
+// recorded in its commands through its RelationWriter plays in that
+// playback.
+func TestRelationChangeFromObserver(t *testing.T) {
+	fm := newFamily(t)
+	w := fm.w
+	hc := NewComponent[health](w)
+	var inPlace []error
+	var rel RelationWriter[ChildOf]
+	d := w.Observer("adopt", func(ev Observed) error {
+		inPlace = append(inPlace, SetTarget[ChildOf](w, fm.lone, ev.Entity), RemoveTarget[ChildOf](w, fm.a1x))
+		rel.Set(ev.Commands, fm.lone, ev.Entity)
+		return nil
+	})
+	rel = WriteRelation[ChildOf](d)
+	Observe[health](d, OnAdd)
+	require.NoError(t, d.Err())
+	b := w.NewCommands()
+	hc.Add(b, fm.b, health{1})
+	_, err := w.Apply(b)
+	require.NoError(t, err)
+	require.Len(t, inPlace, 2)
+	for _, err := range inPlace {
+		var we *Error
+		require.ErrorAs(t, err, &we)
+		require.Equal(t, CodeLocked, we.Code, "%v", err)
+	}
+	got, ok, err := TargetOf[ChildOf](w, fm.lone)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, fm.b, got)
+	got, ok, err = TargetOf[ChildOf](w, fm.a1x)
+	require.NoError(t, err)
+	require.True(t, ok, "the refused RemoveTarget left a1x's link")
+	require.Equal(t, fm.a1, got)
+}
