@@ -27,12 +27,6 @@ import (
 //     with every component and every resource after its Run (DigestAll),
 //     one pass over the world per exclusive system that ran.
 
-// lookupRow is a row that a job got through a write lookup this chunk.
-type lookupRow struct {
-	e  ark.Entity
-	id ark.ID
-}
-
 // keep adds a written value to d's captured rows. Called by any job of
 // d's system, or by the owner; slow, for finding a divergence.
 func (d *Decl) keep(e ark.Entity, name string, typ reflect.Type, p unsafe.Pointer, sum uint64) {

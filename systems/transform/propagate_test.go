@@ -84,14 +84,13 @@ func TestPropagateTooDeep(t *testing.T) {
 // a child under it, through commands: a hierarchy that changes every
 // step.
 type churn struct {
-	step   int
-	local  ecs.Writer[transform.Local]
-	rel    ecs.RelationReader[ecs.ChildOf]
-	set    ecs.RelationWriter[ecs.ChildOf]
-	lc     ecs.Component[transform.Local]
-	wc     ecs.Component[transform.World]
-	pass   *engine.Pass
-	spawns int
+	step  int
+	local ecs.Writer[transform.Local]
+	rel   ecs.RelationReader[ecs.ChildOf]
+	set   ecs.RelationWriter[ecs.ChildOf]
+	lc    ecs.Component[transform.Local]
+	wc    ecs.Component[transform.World]
+	pass  *engine.Pass
 }
 
 func (s *churn) Name() string { return "churn" }
