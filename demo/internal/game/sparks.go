@@ -126,12 +126,19 @@ func (s *sparks) spark(ev Landed) {
 	c.pos.Add(b, e, systems.Position{X: ev.X, Y: ev.Y - 1})
 	c.vel.Add(b, e, systems.Velocity{X: v * math.Cos(a), Y: v * math.Sin(a)})
 	c.body.Add(b, e, systems.Body{Radius: 0.6, Restitution: 0.3})
-	c.spr.Add(b, e, systems.Sprite{Sheet: 0, Layer: sheets, Extent: 0.6})
-	c.look.Add(b, e, systems.Look{Scale: 0.5, Color: engine.Color{R: 1, G: 0.8, B: 0.2, A: 1}})
-	c.tween.Add(b, e, anim.Tween{Prop: anim.TweenColor, Ease: anim.Linear, Repeat: anim.Once,
-		From: [4]float64{1, 0.8, 0.2, 1}, To: [4]float64{1, 0.2, 0, 0}, Duration: span})
-	c.life.Add(b, e, Life{Span: span})
+	c.fading(b, e, 0.6, 0.5, [4]float64{1, 0.8, 0.2, 1}, [4]float64{1, 0.2, 0, 0}, span)
 	s.tag.Add(b, e, Spark{})
+}
+
+// fading gives the spawned entity e a sprite of extent and scale whose
+// colour goes linearly from one to to over span seconds, when it
+// expires: a spark, a puff. Called by the job or observer that records
+// into b.
+func (c *comps) fading(b *ecs.Commands, e ecs.Entity, extent, scale float64, from, to [4]float64, span float64) {
+	c.spr.Add(b, e, systems.Sprite{Sheet: 0, Layer: sheets, Extent: extent})
+	c.look.Add(b, e, systems.Look{Scale: scale, Color: engine.Color{R: float32(from[0]), G: float32(from[1]), B: float32(from[2]), A: float32(from[3])}})
+	c.tween.Add(b, e, anim.Tween{Prop: anim.TweenColor, Ease: anim.Linear, Repeat: anim.Once, From: from, To: to, Duration: span})
+	c.life.Add(b, e, Life{Span: span})
 }
 
 // Merge counts the landings.

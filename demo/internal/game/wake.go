@@ -4,7 +4,6 @@ import (
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/systems"
-	"github.com/weft-engine/weft/systems/anim"
 	"github.com/weft-engine/weft/systems/seek"
 )
 
@@ -50,11 +49,7 @@ func (o *wake) Observe(ev ecs.Observed) error {
 	c, b := o.c, ev.Commands
 	e := b.Spawn() // plays in this playback
 	c.pos.Add(b, e, p)
-	c.spr.Add(b, e, systems.Sprite{Sheet: 0, Layer: sheets, Extent: 3})
-	c.look.Add(b, e, systems.Look{Scale: 1.5, Color: engine.Color{R: 1, G: 0.3, B: 0.25, A: 0.8}})
-	c.tween.Add(b, e, anim.Tween{Prop: anim.TweenColor, Ease: anim.Linear, Repeat: anim.Once,
-		From: [4]float64{1, 0.3, 0.25, 0.8}, To: [4]float64{1, 0.6, 0.4, 0}, Duration: puffSpan})
-	c.life.Add(b, e, Life{Span: puffSpan})
+	c.fading(b, e, 3, 1.5, [4]float64{1, 0.3, 0.25, 0.8}, [4]float64{1, 0.6, 0.4, 0}, puffSpan)
 	o.puff.Add(b, e, Puff{})
 	return nil
 }
