@@ -18,6 +18,7 @@ type Decl struct {
 	w      *World
 	name   string
 	order  int
+	seg    int // the engine's segment of the step it runs in (observe_events.go)
 	decls  []safety.Decl
 	access safety.Access
 	err    []error
@@ -66,6 +67,11 @@ type declGlue struct{ d *Decl }
 // SetOrder sets the system's rank in command playback: buffers of lower
 // ranks are played first. The engine sets it to the built system order.
 func (g declGlue) SetOrder(order int) { g.d.order = order }
+
+// SetSegment sets the step's segment that the system runs in, for the
+// event observers (observe_events.go). Executed only by the owner, at
+// build time.
+func (g declGlue) SetSegment(seg int) { g.d.seg = seg }
 
 // Access is the union of the declarations, for safety.Tracker.
 func (d *Decl) Access() *safety.Access { return &d.access }

@@ -40,6 +40,9 @@
 // owner, when a command adds, sets or removes a component or despawns an
 // entity that has one: in playback order, then registration order; what
 // they record plays in the same playback, in bounded rounds (observe.go).
+// An observer of an event type (ObserveEvent) is called once per event,
+// at the playback that ends its writer's segment of the step, before
+// that playback's commands, in the stream's order (observe_events.go).
 //
 // An entity can point at another under a relation kind ([ChildOf], or
 // one declared with [NewRelation] and its despawn policy): a column,

@@ -42,6 +42,7 @@ type stream[T any] struct {
 	key     safety.Key
 	writers []*emitState[T] // sorted by built order at each step start
 	step    uint64          // the world's step count at the last rotation
+	obs     []*observer     // its observers, in registration order (observe_events.go)
 }
 
 // eventStream is a stream seen without its type, for the world's step start.
@@ -52,6 +53,7 @@ type eventStream interface {
 	encode(src any) (fileEvents, error) // save.go
 	decode(fe fileEvents) (any, error)
 	eventType() reflect.Type
+	observe(w *World, seg int) // observe_events.go
 }
 
 // part is what one writer emitted in one step.
@@ -64,7 +66,8 @@ type part[T any] struct {
 type emitState[T any] struct {
 	d         *Decl
 	cur, prev part[T]
-	pending   []T // emitted outside a frame (Merge): joins the next step's part
+	pending   []T  // emitted outside a frame (Merge): joins the next step's part
+	observed  bool // its observers have seen cur (observe_events.go)
 }
 
 func streamOf[T any](w *World) *stream[T] {
@@ -91,6 +94,10 @@ type Emitter[T any] struct {
 // Emit declares that d's system emits events of type T. Executed only by
 // the owner, at build time.
 func Emit[T any](d *Decl) Emitter[T] {
+	if d.obs != nil {
+		typ := reflect.TypeFor[T]().String()
+		d.fail(errorf(CodeBadArgument, d.name, typ, "ecs.Emit[%s] on observer %q: an observer does not emit; record its outcome in Observed.Commands or a resource it declares, and emit from a system that reads them", typ, d.name))
+	}
 	st := streamOf[T](d.w)
 	u := d.declare(kindEmit, st.key, reflect.TypeFor[T]().String())
 	es := &emitState[T]{d: d}
@@ -172,6 +179,7 @@ func (s *stream[T]) rotate(step uint64) {
 	slices.SortFunc(s.writers, func(a, b *emitState[T]) int { return a.d.order - b.d.order })
 	for _, e := range s.writers {
 		e.prev, e.cur = e.cur, e.prev
+		e.observed = false
 		p := &e.cur
 		clear(p.owner) // drop references held by old events
 		p.owner = append(p.owner[:0], e.pending...)
@@ -292,3 +300,8 @@ func (g worldGlue) StartStep() {
 		s.rotate(w.steps)
 	}
 }
+
+// EndSegment makes the next EndFrame observe the events of the systems
+// of segments up to seg. Executed only by the owner, with the frame's
+// jobs finished, before EndFrame.
+func (g worldGlue) EndSegment(seg int) { g.w.evSeg, g.w.evDue = seg, true }

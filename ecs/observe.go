@@ -3,13 +3,16 @@ package ecs
 import (
 	"fmt"
 	"reflect"
+	"slices"
+	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
 	"github.com/weft-engine/weft/safety"
 )
 
 // Observers: code that runs when playback adds, sets or removes a
-// component, or despawns an entity that has one.
+// component, or despawns an entity that has one, or once per event of a
+// type (observe_events.go).
 //
 // An observer is declared like a system (World.Observer gives its Decl,
 // its tokens are made from it, and every call through them is checked
@@ -47,10 +50,11 @@ const (
 	OnSet                    // a command set the component: a Set, or an Add over one it had
 	OnRemove                 // a Remove of the component, before it goes
 	OnDespawn                // a despawn of an entity that has the component, before it goes
+	OnEvent                  // an event of the observed type (ObserveEvent)
 	numTriggers
 )
 
-var triggerNames = [numTriggers]string{"OnAdd", "OnSet", "OnRemove", "OnDespawn"}
+var triggerNames = [numTriggers]string{"OnAdd", "OnSet", "OnRemove", "OnDespawn", "OnEvent"}
 
 func (t Trigger) String() string {
 	if t < numTriggers {
@@ -67,11 +71,14 @@ const MaxObserverRounds = 16
 // Observed is one call of an observer.
 type Observed struct {
 	Trigger   Trigger
-	Entity    ark.Entity // alive, and with the component, during the call
-	Component string     // the observed component's type name
+	Entity    ark.Entity // alive, and with the component, during the call; zero for OnEvent
+	Component string     // the observed component's type name, or for OnEvent the event's
 	// Commands is the observer's own buffer: what it records plays in
 	// this playback, after the buffers that played before it.
 	Commands *Commands
+
+	event     unsafe.Pointer // OnEvent: the event, in its writer's part
+	eventType reflect.Type   // OnEvent: its type
 }
 
 // observer is one observer as the world keeps it.
@@ -86,10 +93,10 @@ type observer struct {
 // something (until then World.obs is nil and playback skips them).
 type observers struct {
 	list    []*observer
-	on      [numTriggers][256][]*observer // by trigger and component ID index, in registration order
-	added   []observed                    // OnAdd, in registration order, for spawns
-	despawn []observed                    // OnDespawn, in registration order
-	pending []*observer                   // playObservers scratch
+	on      [OnEvent][256][]*observer // by trigger and component ID index, in registration order
+	added   []observed                // OnAdd, in registration order, for spawns
+	despawn []observed                // OnDespawn, in registration order
+	pending []*observer               // playObservers scratch
 }
 
 type observed struct {
@@ -123,29 +130,17 @@ func (w *World) Observer(name string, fn func(Observed) error) *Decl {
 // (CodeBadArgument). Executed only by the owner, at build time.
 func Observe[T any](d *Decl, t Trigger) {
 	typ := reflect.TypeFor[T]().String()
+	mustObserver(d, "ecs.Observe["+typ+"]", typ, "a system reads changes with ecs.Changed and ecs.Added")
 	switch {
-	case d == nil || d.obs == nil:
-		name := ""
-		if d != nil {
-			name = d.name
-		}
-		panic(errorf(CodeBadArgument, name, typ, "ecs.Observe[%s] on the Decl of system %q: only an observer's Decl (World.Observer, engine Observer's Build) observes; a system reads changes with ecs.Changed and ecs.Added", typ, name))
-	case t >= numTriggers:
-		d.fail(errorf(CodeBadArgument, d.name, typ, "ecs.Observe[%s](%v) of observer %q: use OnAdd, OnSet, OnRemove or OnDespawn", typ, t, d.name))
+	case t >= OnEvent:
+		d.fail(errorf(CodeBadArgument, d.name, typ, "ecs.Observe[%s](%v) of observer %q: use OnAdd, OnSet, OnRemove or OnDespawn; observe events with ecs.ObserveEvent[%[1]s](d)", typ, t, d.name))
 		return
 	case d.w.inFrame:
 		d.fail(d.w.lockedErr("ecs.Observe of observer " + d.name))
 		return
 	}
-	w := d.w
-	id := component[T](w).id
-	if w.obs == nil {
-		w.obs = &observers{}
-	}
-	o := w.obs
-	if len(o.list) == 0 || o.list[len(o.list)-1] != d.obs {
-		o.list = append(o.list, d.obs)
-	}
+	id := component[T](d.w).id
+	o := d.w.observers(d)
 	switch t {
 	case OnDespawn:
 		o.despawn = append(o.despawn, observed{d.obs, id})
@@ -155,6 +150,37 @@ func Observe[T any](d *Decl, t Trigger) {
 	}
 	o.on[t][id.Index()] = append(o.on[t][id.Index()], d.obs)
 }
+
+// mustObserver panics with CodeBadArgument if d is not an observer's
+// Decl: what (a call) is for observers only; fix says what a system
+// does instead.
+func mustObserver(d *Decl, what, typ, fix string) {
+	if d != nil && d.obs != nil {
+		return
+	}
+	name := ""
+	if d != nil {
+		name = d.name
+	}
+	panic(errorf(CodeBadArgument, name, typ, "%s on the Decl of system %q: only an observer's Decl (World.Observer, engine Observer's Build) observes; %s", what, name, fix))
+}
+
+// observers are the world's observers, made on first use, with d's
+// observer in their list. Executed only by the owner, at build time.
+func (w *World) observers(d *Decl) *observers {
+	if w.obs == nil {
+		w.obs = &observers{}
+	}
+	o := w.obs
+	if !slices.Contains(o.list, d.obs) {
+		o.list = append(o.list, d.obs)
+	}
+	return o
+}
+
+// playing reports whether a playback runs (an owner call made now comes
+// from an observer). Executed only by the owner.
+func (w *World) playing() bool { return w.pb.b != nil || w.observing != nil }
 
 // notify calls the observers of t on component id of e, in registration
 // order. Executed only by the owner, in playback, with w.obs set.

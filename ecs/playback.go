@@ -113,6 +113,12 @@ func (w *World) playAll(bufs []*Commands) {
 		p.played = map[uint32]span{}
 	}
 	clear(p.played)
+	if w.evDue {
+		w.evDue = false
+		if w.obs != nil {
+			w.observeEvents()
+		}
+	}
 	for _, b := range bufs {
 		w.play(b)
 	}
@@ -247,7 +253,8 @@ func (w *World) remove(e ark.Entity, id ark.ID) bool {
 // despawnTree despawns e and applies, to the entities that e is the
 // target of, their kinds' policies: DespawnChildren despawns them the
 // same way, depth first in the order of their entities; Detach removes
-// their links. Every despawn of playback goes through here, so each
+// their links, as a command would (unlink), while e is still alive.
+// Every despawn of playback goes through here, so each
 // entity of a hierarchy is despawned once, children before parents, and
 // no link is left pointing at a dead entity. Executed only by the owner,
 // in playback.
@@ -270,7 +277,7 @@ func (w *World) despawnTree(e ark.Entity) {
 				w.despawnTree(k)
 				continue
 			}
-			w.unrelate(rk, k)
+			w.unlink(rk, k)
 		}
 	}
 	w.ark.RemoveEntity(e)
@@ -281,7 +288,7 @@ func (w *World) despawnTree(e ark.Entity) {
 func (w *World) playRelation(b *Commands, c *command, e ark.Entity) bool {
 	rk := w.relByID[c.id.Index()]
 	if c.op == opUnrelate {
-		if !w.unrelate(rk, e) {
+		if !w.unlink(rk, e) {
 			w.problem(CodeBadCommand, "the entity has no target of "+rk.name+" to remove")
 			return false
 		}
@@ -296,11 +303,32 @@ func (w *World) playRelation(b *Commands, c *command, e ark.Entity) bool {
 		w.problem(CodeBadCommand, "its target "+fmt.Sprint(t)+" is not alive")
 		return false
 	}
+	had := w.link(rk, e) != nil
 	if why := w.relate(rk, e, t); why != "" {
 		w.problem(CodeBadCommand, why)
 		return false
 	}
+	if w.obs != nil {
+		tr := OnSet
+		if !had {
+			tr = OnAdd
+		}
+		w.notify(tr, e, rk.id)
+	}
 	return true
+}
+
+// unlink removes e's link of rk, if it has one, after calling the
+// OnRemove observers of its Link column, and reports whether it had one.
+// Executed only by the owner, in playback.
+func (w *World) unlink(rk *relKind, e ark.Entity) bool {
+	if w.link(rk, e) == nil {
+		return false
+	}
+	if w.obs != nil {
+		w.notify(OnRemove, e, rk.id)
+	}
+	return w.unrelate(rk, e)
 }
 
 // setValue copies command c's recorded value into e's component and

@@ -366,7 +366,7 @@ func ChildrenOf[R any](w *World, e Entity, dst []Entity) ([]Entity, error) {
 // playback runs, from an observer: the playback is walking the tables it
 // would move. Executed only by the owner.
 func (w *World) notPlaying(what string) error {
-	if w.pb.b != nil {
+	if w.playing() {
 		return errorf(CodeLocked, "", "", "%s during a playback (from an observer); record the change in Observed.Commands through a RelationWriter the observer declares (ecs.WriteRelation), which plays in the same playback", what)
 	}
 	return nil

@@ -292,3 +292,55 @@ func TestRelationChangeFromObserver(t *testing.T) {
 	require.True(t, ok, "the refused RemoveTarget left a1x's link")
 	require.Equal(t, fm.a1, got)
 }
+
+// Playback calls the observers of a relation's Link column as for any
+// component: a link recorded where there was none is an OnAdd, a new
+// target an OnSet, a removed link an OnRemove, and so is the link of a
+// follower that Detach removes when its target is despawned, once, after
+// the target's OnDespawn and while the target is still alive.
+func TestRelationObservers(t *testing.T) {
+	fm := newFamily(t)
+	w := fm.w
+	var log []string
+	d := w.Observer("links", func(ev Observed) error {
+		tg, ok := Entity{}, false
+		if l := w.link(relation[follows](w), ev.Entity); l != nil && ev.Component == "Link[follows]" {
+			tg, ok = l.target, w.ark.Alive(l.target)
+		}
+		log = append(log, fmt.Sprintf("%v %s f:%v target a:%v alive:%v", ev.Trigger, ev.Component, ev.Entity == fm.f, tg == fm.a, ok))
+		return nil
+	})
+	for _, tr := range []Trigger{OnAdd, OnSet, OnRemove, OnDespawn} {
+		Observe[Link[follows]](d, tr)
+	}
+	Observe[Link[ChildOf]](d, OnDespawn)
+	require.NoError(t, d.Err())
+	rw := WriteRelation[follows](w.System("w"))
+	apply := func(rec func(b *Commands)) {
+		b := w.NewCommands()
+		rec(b)
+		r, err := w.Apply(b)
+		require.NoError(t, err)
+		require.Empty(t, r.Problems)
+	}
+	apply(func(b *Commands) { rw.Remove(b, fm.f) })
+	apply(func(b *Commands) { rw.Set(b, fm.f, fm.b) })
+	apply(func(b *Commands) { rw.Set(b, fm.f, fm.a) })
+	require.Equal(t, []string{
+		"OnRemove Link[follows] f:true target a:true alive:true",
+		"OnAdd Link[follows] f:true target a:false alive:true",
+		"OnSet Link[follows] f:true target a:true alive:true",
+	}, log)
+	log = log[:0]
+	apply(func(b *Commands) { b.Despawn(fm.a) })
+	require.Equal(t, []string{
+		"OnDespawn Link[ChildOf] f:false target a:false alive:false", // a
+		"OnRemove Link[follows] f:true target a:true alive:true",     // f, detached from a, still alive
+		"OnDespawn Link[ChildOf] f:false target a:false alive:false", // a1
+		"OnDespawn Link[ChildOf] f:false target a:false alive:false", // a1x
+		"OnDespawn Link[ChildOf] f:false target a:false alive:false", // a2
+	}, log)
+	_, ok, err := TargetOf[follows](w, fm.f)
+	require.NoError(t, err)
+	require.False(t, ok)
+}

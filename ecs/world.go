@@ -77,6 +77,8 @@ type World struct {
 
 	obs       *observers // nil until an observer observes something (observe.go)
 	observing *Decl      // the observer playback is calling; owner only, read by the seam
+	evSeg     int        // the segment the next EndFrame ends (observe_events.go)
+	evDue     bool       // the next EndFrame observes events
 
 	active   []*Commands  // EndFrame scratch
 	hashEnts []ark.Entity // Hash scratch
@@ -274,7 +276,7 @@ func (w *World) Apply(b *Commands) (*Report, error) {
 	if w.inFrame {
 		return nil, w.lockedErr("Apply")
 	}
-	if w.pb.b != nil {
+	if w.playing() {
 		return nil, errorf(CodeLocked, "", "", "Apply during a playback (from an observer); record the changes in Observed.Commands, which plays in the same playback")
 	}
 	w.active = append(w.active[:0], b)

@@ -163,6 +163,7 @@ func (e *Engine) segments() {
 	}
 	for _, en := range e.sched.par {
 		en.seg = seg(en.stage)
+		en.decl.Glue(glue.Seal{}).SetSegment(en.seg)
 	}
 	for _, x := range e.sched.excl {
 		x.seg = seg(x.stage)

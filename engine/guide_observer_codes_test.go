@@ -76,5 +76,26 @@ func init() {
 		guideClaim{"An observer that returns an error or panics fails that call only: `WEFT-E015` names it in the step's error (the panic's stack in its `*engine.Panic`), and playback and the next step go on.", func(t *testing.T) error {
 			return step(func(ecs.Component[Hull], ecs.LookupReader[Hull], *ecs.World, ecs.Observed) error { panic("bent") })
 		}},
+		guideClaim{"An observer does not emit: `ecs.Emit` on its `Decl` fails Build with `WEFT-E007`", func(t *testing.T) error {
+			eng, err := engine.New(ecs.NewWorld(ecs.Options{}), engine.Config{})
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			if err := eng.AddObserver(&watcher{name: "loud", build: func(b *engine.ObserverBuilder) error {
+				ecs.Emit[Shot](b.Decl())
+				ecs.ObserveEvent[Shot](b.Decl())
+				return nil
+			}}); err != nil {
+				return err
+			}
+			return eng.Build()
+		}},
+		guideClaim{"`World.Apply` from any observer answers `WEFT-E005`.", func(t *testing.T) error {
+			return step(func(_ ecs.Component[Hull], _ ecs.LookupReader[Hull], w *ecs.World, _ ecs.Observed) error {
+				_, err := w.Apply(w.NewCommands())
+				return err
+			})
+		}},
 	)
 }

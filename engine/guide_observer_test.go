@@ -74,22 +74,33 @@ func (o *Salvage) Observe(ev ecs.Observed) error {
 // fleet makes an engine with n ships whose HP is 1 + i%3, and Hits and
 // Salvage added.
 func fleet(cfg engine.Config, n int) (*ecs.World, *engine.Engine, *Kills) {
-	w := ecs.NewWorld(ecs.Options{})
 	kills := &Kills{}
+	w := ships(n)
 	ecs.AddResource(w, kills)
+	return w, withHits(w, cfg, func(eng *engine.Engine) { eng.AddObserver(&Salvage{}) }), kills
+}
+
+// ships makes a world with n ships whose HP is 1 + i%3.
+func ships(n int) *ecs.World {
+	w := ecs.NewWorld(ecs.Options{})
 	hull := ecs.NewComponent[Hull](w)
 	setup := w.NewCommands()
 	for i := range n {
 		hull.Add(setup, setup.Spawn(), Hull{X: i, HP: 1 + i%3})
 	}
 	w.Apply(setup)
+	return w
+}
+
+// withHits is an engine over w with Hits and what add adds, built.
+func withHits(w *ecs.World, cfg engine.Config, add func(eng *engine.Engine)) *engine.Engine {
 	eng, _ := engine.New(w, cfg)
 	eng.Add(engine.Update, &Hits{})
-	eng.AddObserver(&Salvage{})
+	add(eng)
 	if err := eng.Build(); err != nil {
 		panic(err)
 	}
-	return w, eng, kills
+	return eng
 }
 
 func Example_observer() {
@@ -108,4 +119,72 @@ func Example_observer() {
 	// Output:
 	// step 1: <nil>, 2 kills, wrecks at 0 3
 	// step 2: <nil>, 4 kills, wrecks at 0 3 1 4
+}
+
+// Shot is an event: the ship at X fired.
+type Shot struct{ X int }
+
+// Tracer is the streak a shot leaves.
+type Tracer struct{ X int }
+
+// Guns fires from every hull each step, in its chunk jobs.
+type Guns struct {
+	hull ecs.Reader[Hull]
+	shot ecs.Emitter[Shot]
+	pass *engine.Pass
+}
+
+func (s *Guns) Name() string { return "guns" }
+
+func (s *Guns) Build(b *engine.Builder) error {
+	d := b.Decl()
+	s.hull, s.shot = ecs.Read[Hull](d), ecs.Emit[Shot](d)
+	s.pass = b.Chunks("fire", ecs.NewQuery1(d, s.hull), func(c *ecs.Chunk) {
+		for _, h := range s.hull.Column(c) {
+			s.shot.Emit(c, Shot{X: h.X})
+		}
+	})
+	return nil
+}
+
+func (s *Guns) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
+
+// Tracers leaves a tracer for every shot, whoever fired it.
+type Tracers struct{ tracer ecs.Component[Tracer] }
+
+func (o *Tracers) Name() string { return "tracers" }
+
+func (o *Tracers) Build(b *engine.ObserverBuilder) error {
+	o.tracer = ecs.NewComponent[Tracer](b.World())
+	ecs.ObserveEvent[Shot](b.Decl())
+	return nil
+}
+
+func (o *Tracers) Observe(ev ecs.Observed) error {
+	s, _ := ecs.EventOf[Shot](ev) // a copy; nothing is allocated
+	o.tracer.Add(ev.Commands, ev.Commands.Spawn(), Tracer{X: s.X})
+	return nil
+}
+
+// armada makes an engine with n ships whose HP is 1 + i%3, with Hits,
+// Guns and Tracers added.
+func armada(cfg engine.Config, n int) (*ecs.World, *engine.Engine) {
+	w := ships(n)
+	return w, withHits(w, cfg, func(eng *engine.Engine) {
+		eng.Add(engine.Update, &Guns{}, engine.After("hits"))
+		eng.AddObserver(&Tracers{})
+	})
+}
+
+func Example_eventObserver() {
+	w, eng := armada(engine.Config{Workers: 2}, 6)
+	defer eng.Close()
+	tracers := ecs.NewComponent[Tracer](w)
+	for step := 1; step <= 2; step++ {
+		err := eng.Tick()
+		fmt.Printf("step %d: %v, %d tracers\n", step, err, w.Count(tracers))
+	}
+	// Output:
+	// step 1: <nil>, 6 tracers
+	// step 2: <nil>, 10 tracers
 }

@@ -4,13 +4,16 @@ import "github.com/weft-engine/weft/ecs"
 
 // Observer is code that runs when a component is added, set or removed,
 // or an entity that has one despawned (ecs.OnAdd, OnSet, OnRemove,
-// OnDespawn), wherever the command that does it was recorded. Build
+// OnDespawn), wherever the command that does it was recorded, or once
+// per event of a type (ecs.OnEvent), whichever system emitted it. Build
 // runs once, on the owner, after the systems' Builds: it declares the
 // observer's access through b.Decl(), as a system's Build does, and
-// what it observes with ecs.Observe. Observe runs on the owner, during
-// command playback, once per observed change: in playback order, and
-// for one change in the order of AddObserver, the same on every worker
-// count (ecs/observe.go has the model). Its access is checked like a
+// what it observes with ecs.Observe and ecs.ObserveEvent. Observe runs
+// on the owner, during command playback, once per observed change or
+// event: in playback order (an event at the playback that ends its
+// writer's segment, before that playback's commands), and for one
+// change or event in the order of AddObserver, the same on every worker
+// count (ecs/observe.go and ecs/observe_events.go have the model). Its access is checked like a
 // system's: a token it did not declare is refused (WEFT-E001, naming the
 // observer). What it records in o.Commands plays in the same playback.
 // An error or a panic fails only that call (WEFT-E015 in the step's
@@ -34,7 +37,7 @@ func (b *ObserverBuilder) World() *ecs.World { return b.e.world }
 
 // Decl is the observer's declaration: make its tokens (ecs.ReadLookup,
 // ecs.ReadRes, ecs.WriteRes) from it, and say what it observes with
-// ecs.Observe.
+// ecs.Observe and ecs.ObserveEvent.
 func (b *ObserverBuilder) Decl() *ecs.Decl { return b.d }
 
 // AddObserver registers an observer; observers are called in the order

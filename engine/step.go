@@ -259,11 +259,13 @@ func walkErrors(err error, fn func(error)) {
 	}
 }
 
-// playBack closes the frame: the world plays the jobs' commands back;
-// then the segment's failures are reported. Executed only by the owner,
+// playBack closes the frame: the world calls the observers of the
+// segment's events and plays the jobs' commands back; then the
+// segment's failures are reported. Executed only by the owner,
 // after waitJobs.
 func (e *Engine) playBack(seg int) {
 	at := e.out.rec.now()
+	e.world.Glue(glue.Seal{}).EndSegment(seg) // its event observers run in this playback
 	rep, err := e.world.EndFrame()
 	e.out.rec.phase(PhasePlayback, -1, at)
 	e.reportJobs(seg, e.unreported(err))

@@ -37,6 +37,10 @@ type Decl interface {
 	// SetOrder sets the system's rank in command playback: buffers of
 	// lower ranks play first. The engine sets its built order.
 	SetOrder(order int)
+	// SetSegment sets the segment of the step (the part between
+	// exclusive systems) that the system runs in: its events are
+	// observed at the playback that ends it.
+	SetSegment(seg int)
 	// Uses appends to dst the system's declared uses, one per token, in
 	// declaration order: the one record that every kind of token writes
 	// (ecs's access seam), which the engine reads for ordering, chaining
@@ -88,6 +92,10 @@ type World interface {
 	// StartStep starts a step, between steps with no job in flight: the
 	// event streams move the current step's events to the previous part.
 	StartStep()
+	// EndSegment says that the frame that ends next (EndFrame) ends
+	// segment seg of the step: its playback calls the event observers on
+	// the events of the systems of the segments up to seg.
+	EndSegment(seg int)
 	// SetOwner tells the world about the goroutine that drives its
 	// frames, for the calls that only the owner may make, or that must
 	// wait for earlier jobs when the owner makes them.

@@ -1,0 +1,107 @@
+package ecs
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+)
+
+// Event observers: an observer of events of type T (ObserveEvent) is
+// called once per event of T, with the event in its Observed (EventOf).
+//
+// When: at the playback that ends the engine's segment of the writer
+// (the frame in which its Schedule and chunk jobs ran), before that
+// playback's command buffers: the world is still as the writer saw it
+// when it emitted. The events observed there are the writer's part of
+// the step (events.go): its owner events (those emitted in Merge of the
+// step before, then in Schedule), then its chunks' events. So every
+// event is observed exactly once, an event emitted in Merge in the
+// playback of the writer's next step, and only in an engine's steps:
+// World.Apply and a world without an engine observe no event.
+//
+// Order: the event streams in the order the world first met their
+// types, then, within a stream, the writers in built order, each in the
+// stream's order (owner events first, then its queries and chunks in
+// order, the sequence within a chunk), then, for one event, the
+// observers in registration order: the same on every worker count and
+// batch size.
+//
+// An observer's commands play in the same playback, after the frame's
+// buffers, as a component observer's do. An observer does not emit
+// (Emit on its Decl is refused): an event it emitted would have no
+// writer's step to belong to.
+
+// ObserveEvent declares that d's observer is called once per event of
+// type T (Trigger OnEvent), which EventOf[T] gives it. A Decl of a
+// system is refused (CodeBadArgument). Executed only by the owner, at
+// build time.
+func ObserveEvent[T any](d *Decl) {
+	typ := reflect.TypeFor[T]().String()
+	mustObserver(d, "ecs.ObserveEvent["+typ+"]", typ, "a system reads events with ecs.ReadEvents")
+	if d.w.inFrame {
+		d.fail(d.w.lockedErr("ecs.ObserveEvent of observer " + d.name))
+		return
+	}
+	d.w.observers(d)
+	s := streamOf[T](d.w)
+	s.obs = append(s.obs, d.obs)
+}
+
+// EventOf is the event of an OnEvent call, and whether it is one of type
+// T. It copies the event; nothing is allocated. Executed only by the
+// owner, in the observer's call.
+func EventOf[T any](o Observed) (T, bool) {
+	if o.Trigger != OnEvent || o.eventType != reflect.TypeFor[T]() {
+		var zero T
+		return zero, false
+	}
+	return *(*T)(o.event), true
+}
+
+// observeEvents calls the event observers on the parts of the writers of
+// segments up to w.evSeg not observed yet this step. Executed only by the
+// owner, in EndFrame's playback, before its buffers play.
+func (w *World) observeEvents() {
+	for _, s := range w.streamOrder {
+		s.observe(w, w.evSeg)
+	}
+}
+
+// observe calls s's observers on the current part of each writer of a
+// segment up to seg that is not observed yet this step (rotate clears
+// the marks). Executed only by the owner, in observeEvents.
+func (s *stream[T]) observe(w *World, seg int) {
+	if len(s.obs) == 0 {
+		return
+	}
+	for _, e := range s.writers {
+		if e.observed || e.d.seg > seg {
+			continue
+		}
+		e.observed = true
+		p := &e.cur
+		for i := range p.owner {
+			s.call(w, &p.owner[i])
+		}
+		for _, q := range p.chunks {
+			for _, b := range q {
+				for i := range b {
+					s.call(w, &b[i])
+				}
+			}
+		}
+	}
+}
+
+// call runs s's observers on ev, in registration order. Executed only by
+// the owner, in observe.
+func (s *stream[T]) call(w *World, ev *T) {
+	tp := reflect.TypeFor[T]()
+	for _, o := range s.obs {
+		err := w.callObserver(o, Observed{Trigger: OnEvent, Component: tp.String(), Commands: o.bufs[o.rec], event: unsafe.Pointer(ev), eventType: tp})
+		if err != nil {
+			w.report.Observers = append(w.report.Observers, &Error{Code: CodeObserver, System: o.d.name, Component: tp.String(), Err: err,
+				Msg: fmt.Sprintf("observer %q failed on an event %v: %v", o.d.name, tp, err)})
+		}
+	}
+}

@@ -1,0 +1,159 @@
+package engine_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+)
+
+// pingLog is an observer of ping events that logs each one and, for the
+// first ping of a row, spawns an entity with Mark{row}.
+func pingLog(name string, log *[]ping) *watcher {
+	var mark ecs.Component[Mark]
+	return &watcher{name: name, build: func(b *engine.ObserverBuilder) error {
+		mark = ecs.NewComponent[Mark](b.World())
+		ecs.ObserveEvent[ping](b.Decl())
+		return nil
+	}, observe: func(ev ecs.Observed) error {
+		p, ok := ecs.EventOf[ping](ev)
+		if !ok {
+			return fmt.Errorf("not a ping: %v", ev)
+		}
+		*log = append(*log, p)
+		if p.Row >= 0 && p.Seq == 0 {
+			mark.Add(ev.Commands, ev.Commands.Spawn(), Mark{p.Row})
+		}
+		return nil
+	}}
+}
+
+// eventScene runs 4 steps of three writers, two in Update and one in
+// PostUpdate behind an exclusive system (another segment), with an event
+// observer; it checks that the observer saw each step's events once, in
+// the documented order, and returns the world's hash.
+func eventScene(t *testing.T, workers, batch int) uint64 {
+	const rows = 300
+	w := world(t, rows)
+	e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
+	var log []ping
+	require.NoError(t, e.Add(engine.Update, emitter("b", 2)))
+	require.NoError(t, e.Add(engine.PostUpdate, emitter("z", 3)))
+	require.NoError(t, e.Add(engine.Update, emitter("a", 1)))
+	require.NoError(t, e.AddExclusive(engine.PostUpdate, exclusive{"x", func(*ecs.World, engine.Time) error { return nil }}))
+	require.NoError(t, e.AddObserver(pingLog("log", &log)))
+	require.NoError(t, e.Build())
+	marks := ecs.NewComponent[Mark](w)
+	for step := uint64(1); step <= 4; step++ {
+		log = log[:0]
+		require.NoError(t, e.Tick())
+		exp := want("b", 2, rows, step)
+		exp = append(exp, want("a", 1, rows, step)...)
+		exp = append(exp, want("z", 3, rows, step)...)
+		require.Equal(t, exp, log, "W%d batch %d step %d", workers, batch, step)
+		require.Positive(t, w.Count(marks), "the observer's spawns play in the same step")
+	}
+	sum, err := w.Hash()
+	require.NoError(t, err)
+	return sum
+}
+
+// An event observer is called once per event, in the stream's order,
+// writer by writer in built order and segment by segment; its commands
+// play in the same step; the same on every worker count and batch size
+// (0: adaptive) as on the serial executor.
+func TestEventObserverOrder(t *testing.T) {
+	want := eventScene(t, 0, 256)
+	for _, workers := range []int{0, 1, 2, 4} {
+		for _, batch := range []int{1, 64, 0} {
+			assert.Equal(t, want, eventScene(t, workers, batch), "workers %d, batch %d", workers, batch)
+		}
+	}
+}
+
+// An event observer's access is checked like a system's, its failure
+// names it, and what is not for observers is refused: emitting, Apply
+// from the call, ObserveEvent on a system, Observe with OnEvent.
+func TestEventObserverMisuse(t *testing.T) {
+	e := newEngine(t, world(t, 3), engine.Config{})
+	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
+	var other ecs.LookupReader[pos]
+	w := e.World()
+	require.NoError(t, e.AddObserver(&watcher{name: "sneaky", build: func(b *engine.ObserverBuilder) error {
+		ecs.ObserveEvent[ping](b.Decl())
+		return nil
+	}, observe: func(ev ecs.Observed) error {
+		if _, err := w.Apply(w.NewCommands()); err == nil {
+			return fmt.Errorf("Apply from an observer was not refused")
+		}
+		other.Get(ecs.Entity{})
+		return nil
+	}}))
+	require.NoError(t, e.Add(engine.Update, &toy{name: "owner", build: func(b *engine.Builder) error {
+		other = ecs.ReadLookup[pos](b.Decl())
+		return nil
+	}, sched: func(*engine.Frame) error { return nil }}))
+	require.NoError(t, e.Build())
+	err := e.Tick()
+	require.ErrorIs(t, err, ecs.ErrObserver)
+	assert.ErrorIs(t, err, ecs.ErrUndeclared)
+	assert.Contains(t, err.Error(), `observer "sneaky" failed on an event engine_test.ping`)
+	assert.NotContains(t, err.Error(), "was not refused")
+
+	e2 := newEngine(t, world(t, 1), engine.Config{})
+	require.NoError(t, e2.AddObserver(&watcher{name: "loud", build: func(b *engine.ObserverBuilder) error {
+		ecs.Emit[ping](b.Decl())
+		ecs.Observe[ping](b.Decl(), ecs.OnEvent)
+		return nil
+	}}))
+	err = e2.Build()
+	require.ErrorIs(t, err, ecs.ErrBadArgument)
+	assert.Contains(t, err.Error(), `ecs.Emit[engine_test.ping] on observer "loud": an observer does not emit`)
+	assert.Contains(t, err.Error(), `observe events with ecs.ObserveEvent[engine_test.ping](d)`)
+
+	e3 := newEngine(t, world(t, 1), engine.Config{})
+	require.NoError(t, e3.Add(engine.Update, &toy{name: "sys", build: func(b *engine.Builder) error {
+		ecs.ObserveEvent[ping](b.Decl())
+		return nil
+	}, sched: func(*engine.Frame) error { return nil }}))
+	err = e3.Build()
+	require.ErrorIs(t, err, ecs.ErrBadArgument)
+	assert.Contains(t, err.Error(), `ecs.ObserveEvent[engine_test.ping] on the Decl of system "sys"`)
+}
+
+// EventOf answers only for an event of its type.
+func TestEventOf(t *testing.T) {
+	_, ok := ecs.EventOf[ping](ecs.Observed{Trigger: ecs.OnEvent})
+	assert.False(t, ok)
+	_, ok = ecs.EventOf[ping](ecs.Observed{Trigger: ecs.OnAdd})
+	assert.False(t, ok)
+}
+
+// A step whose events an observer sees allocates nothing once the
+// buffers have grown.
+func TestEventObserverSteadyState(t *testing.T) {
+	if raceOn {
+		t.Skip("the race detector allocates")
+	}
+	e := newEngine(t, world(t, 500), engine.Config{Workers: 1, Batch: 64})
+	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
+	n := 0
+	require.NoError(t, e.AddObserver(&watcher{name: "count", build: func(b *engine.ObserverBuilder) error {
+		ecs.ObserveEvent[ping](b.Decl())
+		return nil
+	}, observe: func(ev ecs.Observed) error {
+		p, _ := ecs.EventOf[ping](ev)
+		n += p.Seq + 1
+		return nil
+	}}))
+	require.NoError(t, e.Build())
+	for range 30 {
+		require.NoError(t, e.Tick())
+	}
+	assert.Positive(t, n)
+	assert.Zero(t, testing.AllocsPerRun(20, func() { _ = e.Tick() }))
+}
