@@ -33,8 +33,8 @@ const hintLine = "Enter start  H keys  O overlay  +/- workers  S serial  C check
 func (w *window) gamePanel() overlay.Panel {
 	return overlay.Panel{Name: "game", Dock: overlay.Top, Layout: func(c *overlay.Canvas) int {
 		_, landings := w.g.Landings()
-		s := fmt.Sprintf("entities %d  visible %d  landings %d  seekers lost %d   sprites %d in %d draw calls",
-			w.g.Len(), w.g.Visible(), landings, w.g.SeekersLost(), w.spr.drawn, w.spr.calls)
+		s := fmt.Sprintf("entities %d  visible %d  landings %d (hard %d)  seekers lost %d   sprites %d in %d draw calls",
+			w.g.Len(), w.g.Visible(), landings, w.g.HardLandings(), w.g.SeekersLost(), w.spr.drawn, w.spr.calls)
 		switch {
 		case w.player != nil:
 			s = w.replayLine() + "   " + s

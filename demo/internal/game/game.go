@@ -94,7 +94,8 @@ type Game struct {
 	phys     *physics.System
 	cull     *cull.System
 	sparks   *sparks
-	lost     *Lost // seekers despawned (wake.go)
+	lost     *Lost    // seekers despawned (wake.go)
+	impacts  *Impacts // hard landings (impact.go)
 	comps    *comps
 	pending  *ecs.Commands       // bursts, applied before the next step
 	rng      *rand.Rand          // the owner's, for bursts; its source is a resource of the world
@@ -220,6 +221,7 @@ func New(cfg Config) (*Game, error) {
 	err = errors.Join(
 		g.addModes(),
 		g.addWake(),
+		g.addImpact(),
 		ecs.AddResource(w, g.fountain),
 		ecs.AddResource(w, burstSrc),
 		eng.AddExclusive(engine.PreUpdate, newFountain(c, cfg.Seed, w),
