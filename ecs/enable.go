@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"fmt"
+	"iter"
 	"math/bits"
 	"reflect"
 	"slices"
@@ -19,7 +20,7 @@ import (
 // order, one word per 64 rows (enable_rows.go): what a pass reads, so
 // that a chunk's state is a few words, whole words of off rows are
 // skipped at once, and the on rows come out as runs of a plain slice
-// loop (Runs) or by bit scanning (On, Off). And by entity id: what
+// loop (Runs) or by bit scanning (Each, On, Off). And by entity id: what
 // follows the entity when Ark moves it (another table, a swap-remove),
 // what snapshots, saves, hashes and digests read, and what the row bits
 // are rebuilt from where rows moved. A switch writes both. A component is
@@ -249,6 +250,48 @@ func (t enabledTok) On(c *Chunk) []int {
 func (t enabledTok) Off(c *Chunk) []int {
 	t.check(c, kindReadEnabled)
 	return scanRows(c.rowBuf(), t.words(c), c.start, c.end, 0)
+}
+
+// Each is the chunk's rows (0 for its first) whose entity has T on, in
+// row order, yielded as the bits are scanned rather than gathered into a
+// slice first, so that the index of a row costs no more than a bit scan
+// beside the work on it:
+//
+//	for i := range on.Each(c) { ... }
+//
+// Where rows are switched one by one this is the cheapest way to visit
+// them; words of 64 rows that are all off cost one test. A row's state is
+// read when the loop reaches it: a row that the loop's body switches
+// ahead of the loop is visited as it is then. The chunk is checked when
+// the loop starts. Executed only by the job that owns c.
+func (t enabledTok) Each(c *Chunk) iter.Seq[int] {
+	// Small enough to be inlined with its loop, so that the body of the
+	// caller's range loop is not a call per row.
+	return func(yield func(int) bool) {
+		off, lo, hi := t.onWords(c)
+		for i := lo >> 6; i<<6 < hi; i++ {
+			keep, base := rowMask(i, lo, hi), i<<6-lo
+			for {
+				m := ^atomic.LoadUint64(&off[i]) & keep
+				if m == 0 {
+					break
+				}
+				k := bits.TrailingZeros64(m)
+				if !yield(base + k) {
+					return
+				}
+				keep &= ^uint64(1) << uint(k)
+			}
+		}
+	}
+}
+
+// onWords checks a read of the state from the job of chunk c and returns
+// the off bits of its table for T and the chunk's rows, [lo, hi), in it.
+// Executed only by the job that owns c.
+func (t enabledTok) onWords(c *Chunk) (off []uint64, lo, hi int) {
+	t.check(c, kindReadEnabled)
+	return t.words(c), c.start, c.end
 }
 
 // Run is a run of a chunk's rows, [Start, End), 0 for the chunk's first.

@@ -18,10 +18,10 @@ import (
 // busy machine can outweigh a light pass). "all" ranges over the
 // column; "empty/none" visits nothing (the frame and its chunks alone,
 // the part every variant pays); the others visit the rows where
-// EnabledReader[pos] says pos is on, through On ("on") or Runs ("runs"),
-// with every row on ("on-all"), half of them off drawn at random row by
-// row ("half"), or half of them off in runs of 64 rows ("blocks"). The
-// kernel is "cheap" (a multiply) or "heavy" (a square root, a division
+// EnabledReader[pos] says pos is on, through On ("on"), Each ("each") or
+// Runs ("runs"), with every row on ("on-all"), half of them off drawn at
+// random row by row ("half"), or half of them off in runs of 64 rows
+// ("blocks"). The kernel is "cheap" (a multiply) or "heavy" (a square root, a division
 // and a few products: the weight of a steering rule).
 // Only the pass is timed: ns/pass is the figure. Compare each with "all"
 // of the same kernel: a pass that skips the rows that are off should
@@ -43,9 +43,12 @@ func benchEnabledKernel(b *testing.B, workers int, k string) {
 		{"all", "", nil},
 		{"empty", "none", nil},
 		{"on-all", "on", nil},
+		{"on-all", "each", nil},
 		{"half", "on", halfRandom},
+		{"half", "each", halfRandom},
 		{"half", "runs", halfRandom},
 		{"blocks", "on", halfBlocks},
+		{"blocks", "each", halfBlocks},
 		{"blocks", "runs", halfBlocks},
 	} {
 		if k == "heavy" && v.visit == "none" {
@@ -130,6 +133,10 @@ func must[T any](v T, err error) T {
 }
 
 // enabledBodies are the cheap kernel's passes, by how they visit rows.
+// Not inlined: a closure of a function inlined into another is compiled
+// again there without Each inlined into it (Each then allocates).
+//
+//go:noinline
 func enabledBodies(rp Reader[pos], rv Writer[vel], on EnabledReader[pos]) map[string]func(c *Chunk) {
 	return map[string]func(c *Chunk){
 		"none": func(*Chunk) {}, // the frame and its chunks without work: the fixed part
@@ -145,6 +152,12 @@ func enabledBodies(rp Reader[pos], rv Writer[vel], on EnabledReader[pos]) map[st
 				v[i].DX = p[i].X * 0.5
 			}
 		},
+		"each": func(c *Chunk) {
+			p, v := rp.Column(c), rv.Column(c)
+			for i := range on.Each(c) {
+				v[i].DX = p[i].X * 0.5
+			}
+		},
 		"runs": func(c *Chunk) {
 			p, v := rp.Column(c), rv.Column(c)
 			for _, r := range on.Runs(c) {
@@ -157,6 +170,9 @@ func enabledBodies(rp Reader[pos], rv Writer[vel], on EnabledReader[pos]) map[st
 }
 
 // enabledHeavy are the heavy kernel's passes, by how they visit rows.
+// Not inlined, as enabledBodies.
+//
+//go:noinline
 func enabledHeavy(rp Reader[pos], rv Writer[vel], on EnabledReader[pos]) map[string]func(c *Chunk) {
 	return map[string]func(c *Chunk){
 		"": func(c *Chunk) {
@@ -168,6 +184,12 @@ func enabledHeavy(rp Reader[pos], rv Writer[vel], on EnabledReader[pos]) map[str
 		"on": func(c *Chunk) {
 			p, v := rp.Column(c), rv.Column(c)
 			for _, i := range on.On(c) {
+				v[i].DX = heavyKernel(p[i].X)
+			}
+		},
+		"each": func(c *Chunk) {
+			p, v := rp.Column(c), rv.Column(c)
+			for i := range on.Each(c) {
 				v[i].DX = heavyKernel(p[i].X)
 			}
 		},

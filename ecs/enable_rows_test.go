@@ -147,6 +147,7 @@ func (x *switcher) checkRows(t *testing.T, batch int) {
 			}
 		}
 		require.Equal(t, on, nilIfEmpty(slices.Clone(x.ren.On(c))), "chunk %d", i)
+		require.Equal(t, on, slices.Collect(x.ren.Each(c)), "chunk %d", i)
 		require.Equal(t, off, nilIfEmpty(slices.Clone(x.ren.Off(c))), "chunk %d", i)
 		require.Equal(t, on, runs, "chunk %d", i)
 		seen += len(ents)

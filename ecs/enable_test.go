@@ -119,6 +119,74 @@ func TestEnabledSwitchFromJobs(t *testing.T) {
 	}
 }
 
+// Each reads a row's state when the loop reaches it: a row that the loop
+// switches off ahead of itself is not visited, within a word of 64 rows
+// and across words; a break ends the loop.
+func TestEnabledEach(t *testing.T) {
+	for _, workers := range []int{0, 2} {
+		for _, batch := range []int{50, 64, 300} {
+			x := newSwitcher(t, 500)
+			require.NoError(t, x.s.w.BeginFrame())
+			visited := make([][]int, 500) // by chunk
+			pass(t, newPool(t, workers), x.wq, batch, func(c *Chunk) {
+				var rows []int
+				for i := range x.wen.Each(c) {
+					rows = append(rows, i)
+					if i+1 < c.Len() {
+						x.wen.Set(c, i+1, false)
+					}
+				}
+				for range x.wen.Each(c) {
+					rows = append(rows, -1)
+					break
+				}
+				visited[c.Index()] = rows
+			})
+			_, err := x.s.w.EndFrame()
+			require.NoError(t, err)
+			require.NotEmpty(t, visited[0])
+			for _, rows := range visited {
+				if rows == nil {
+					continue
+				}
+				require.Equal(t, -1, rows[len(rows)-1], "W%d batch %d: one row, then break", workers, batch)
+				for k, i := range rows[:len(rows)-1] {
+					require.Equal(t, 2*k, i, "W%d batch %d: every other row", workers, batch)
+				}
+			}
+		}
+	}
+}
+
+// A pass that visits its rows through Each allocates nothing: the
+// iterator is inlined with the loop.
+func TestEnabledEachAlloc(t *testing.T) {
+	if raceOn {
+		t.Skip("the race detector's instrumentation keeps the loop's state on the heap")
+	}
+	x := newSwitcher(t, 500)
+	pool := newPool(t, 1)
+	sums := make([]int, 500)
+	job := jobs.Job{Label: jobs.Label{Name: "switch"}, Run: x.wq.Job(func(c *Chunk) {
+		for i := range x.wen.Each(c) {
+			sums[c.Index()] += i
+		}
+	})}
+	allocs := testing.AllocsPerRun(10, func() {
+		require.NoError(t, x.s.w.BeginFrame())
+		n, err := x.wq.Prepare(64)
+		require.NoError(t, err)
+		h, err := pool.ParallelFor(job, n, 1)
+		require.NoError(t, err)
+		require.NoError(t, pool.Wait(h))
+		_, err = x.s.w.EndFrame()
+		require.NoError(t, err)
+		require.NoError(t, pool.Reset())
+	})
+	require.Positive(t, sums[0])
+	require.Zero(t, allocs)
+}
+
 // A component is on when an entity gets it: a new entity, a reused id,
 // and an entity that lost T and got it again.
 func TestEnabledOnWhenGot(t *testing.T) {
@@ -268,6 +336,14 @@ func TestEnabledMisuse(t *testing.T) {
 	require.Equal(t, CodeUndeclared, code(func() { x.wen.Set(c, 0, false) }))
 	require.Equal(t, CodeUndeclared, code(func() { x.wen.Runs(c) }))
 	require.Equal(t, CodeBadArgument, code(func() { EnabledReader[pos]{}.Runs(c) }))
+	require.Equal(t, CodeUndeclared, code(func() {
+		for range x.wen.Each(c) {
+		}
+	}))
+	require.Equal(t, CodeBadArgument, code(func() {
+		for range (EnabledReader[pos]{}).Each(c) {
+		}
+	}))
 	require.Equal(t, CodeBadArgument, code(func() { EnabledWriter[pos]{}.Set(c, 0, false) }))
 	require.Equal(t, CodeBadArgument, code(func() { x.ren.Enabled(c, c.Len()) }))
 	_, err = IsEnabled[pos](w, entities(w)[0])

@@ -36,11 +36,9 @@ func (s *Knock) Build(b *engine.Builder) error {
 	s.stun = ecs.WriteEnabled[Stunned](d) // switches Stunned on and off
 	s.pass = b.Chunks("knock", ecs.NewQuery2(d, s.impact, s.left), func(c *ecs.Chunk) {
 		hit, left := s.impact.Column(c), s.left.Column(c)
-		for _, r := range s.stun.Runs(c) { // only the rows where Stunned is on, run by run
-			for i := r.Start; i < r.End; i++ {
-				if left[i].Left--; left[i].Left == 0 {
-					s.stun.Set(c, i, false)
-				}
+		for i := range s.stun.Each(c) { // only the rows where Stunned is on
+			if left[i].Left--; left[i].Left == 0 {
+				s.stun.Set(c, i, false)
 			}
 		}
 		for i := range hit {

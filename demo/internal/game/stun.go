@@ -73,15 +73,13 @@ func (s *stun) chunk(c *ecs.Chunk) {
 	if len(events) == 0 {
 		return
 	}
-	for _, r := range s.alert.Runs(c) {
-		for i := r.Start; i < r.End; i++ {
-			if !nearLanding(pos[i], events) {
-				continue
-			}
-			s.alert.Set(c, i, false)
-			left[i].Left = stunSteps
-			vel[i] = systems.Velocity{}
+	for i := range s.alert.Each(c) {
+		if !nearLanding(pos[i], events) {
+			continue
 		}
+		s.alert.Set(c, i, false)
+		left[i].Left = stunSteps
+		vel[i] = systems.Velocity{}
 	}
 }
 

@@ -1,0 +1,5 @@
+//go:build !race
+
+package ecs
+
+const raceOn = false
