@@ -73,6 +73,15 @@ func (g declGlue) SetOrder(order int) { g.d.order = order }
 // build time.
 func (g declGlue) SetSegment(seg int) { g.d.seg = seg }
 
+// Observes is what an observer observes ("OnDespawn Hull"), in
+// declaration order; nil for a system. Executed only by the owner.
+func (g declGlue) Observes() []string {
+	if g.d.obs == nil {
+		return nil
+	}
+	return g.d.obs.observes
+}
+
 // Access is the union of the declarations, for safety.Tracker.
 func (d *Decl) Access() *safety.Access { return &d.access }
 

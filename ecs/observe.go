@@ -83,10 +83,11 @@ type Observed struct {
 
 // observer is one observer as the world keeps it.
 type observer struct {
-	d    *Decl
-	fn   func(Observed) error
-	bufs [2]*Commands
-	rec  int // the buffer it records into; the other plays
+	d        *Decl
+	fn       func(Observed) error
+	bufs     [2]*Commands
+	rec      int      // the buffer it records into; the other plays
+	observes []string // "OnDespawn Hull", in declaration order, for Explain
 }
 
 // observers are the world's observers, made when the first one observes
@@ -141,6 +142,7 @@ func Observe[T any](d *Decl, t Trigger) {
 	}
 	id := component[T](d.w).id
 	o := d.w.observers(d)
+	d.obs.observes = append(d.obs.observes, t.String()+" "+d.w.names[id.Index()])
 	switch t {
 	case OnDespawn:
 		o.despawn = append(o.despawn, observed{d.obs, id})
@@ -227,6 +229,7 @@ func (w *World) call(o *observer, t Trigger, e ark.Entity, id ark.ID) {
 
 // callObserver calls o's fn, recovering a panic into its error.
 func (w *World) callObserver(o *observer, ev Observed) (err error) {
+	w.report.Observed++
 	prev := w.observing
 	w.observing = o.d
 	defer func() {

@@ -43,6 +43,7 @@ func ObserveEvent[T any](d *Decl) {
 		return
 	}
 	d.w.observers(d)
+	d.obs.observes = append(d.obs.observes, OnEvent.String()+" "+reflect.TypeFor[T]().Name()) // as Explain names the stream
 	s := streamOf[T](d.w)
 	s.obs = append(s.obs, d.obs)
 }

@@ -11,6 +11,7 @@ import (
 // Report is the outcome of a playback.
 type Report struct {
 	Applied  int       // commands applied
+	Observed int       // observer calls
 	Problems []Problem // commands skipped, in playback order
 	// Observers are the observers' failures (CodeObserver) and a cut
 	// cascade (CodeObserverCascade), in the order met.
@@ -33,7 +34,7 @@ type Problem struct {
 }
 
 func (r *Report) reset() {
-	r.Applied = 0
+	r.Applied, r.Observed = 0, 0
 	r.Problems = r.Problems[:0]
 	clear(r.Observers)
 	r.Observers = r.Observers[:0]

@@ -217,6 +217,35 @@ func (r RelationReader[R]) Depths() int {
 	return rk.maxDepth() + 1
 }
 
+// Target is e's target of R, and whether it has one (none for an entity
+// that is not alive). Called, as Depths, by the system's Schedule or
+// Merge, by the observer that declared r in its call, or by the owner
+// outside a step: links change only at playback.
+func (r RelationReader[R]) Target(e Entity) (Entity, bool) {
+	if r.u == nil {
+		zero[RelationReader[R]](kindReadRelation)
+	}
+	r.u.here()
+	w := r.u.d.w
+	if isPlaceholder(e) || !w.ark.Alive(e) {
+		return Entity{}, false
+	}
+	if l := w.link(w.relByID[r.u.id.Index()], e); l != nil {
+		return l.target, true
+	}
+	return Entity{}, false
+}
+
+// Children appends to dst the entities whose target of R is e, in the
+// order of their ids. Called as Target.
+func (r RelationReader[R]) Children(e Entity, dst []Entity) []Entity {
+	if r.u == nil {
+		zero[RelationReader[R]](kindReadRelation)
+	}
+	r.u.here()
+	return append(dst, r.u.d.w.relByID[r.u.id.Index()].children[e]...)
+}
+
 // Targets reads component T of the targets of a chunk's rows: made by
 // TargetsOf for one chunk, used by its job.
 type Targets[T any] struct {
@@ -343,7 +372,8 @@ func RemoveTarget[R any](w *World, e Entity) error {
 }
 
 // TargetOf is e's target of relation R, and whether it has one. Executed
-// only by the owner, outside of frames.
+// only by the owner, outside of frames; an observer reads through the
+// RelationReader it declares (CodeUndeclared otherwise, as ecs.Get).
 func TargetOf[R any](w *World, e Entity) (Entity, bool, error) {
 	rk, err := ownerRel[R](w, "ecs.TargetOf", e)
 	if err != nil || !w.unsafe.HasUnchecked(e, rk.id) {
@@ -353,7 +383,8 @@ func TargetOf[R any](w *World, e Entity) (Entity, bool, error) {
 }
 
 // ChildrenOf appends to dst the entities whose target of R is e, in the
-// order of their ids. Executed only by the owner, outside of frames.
+// order of their ids. Executed only by the owner, outside of frames; an
+// observer reads through its RelationReader, as for TargetOf.
 func ChildrenOf[R any](w *World, e Entity, dst []Entity) ([]Entity, error) {
 	rk, err := ownerRel[R](w, "ecs.ChildrenOf", e)
 	if err != nil {
@@ -380,6 +411,9 @@ func ownerRel[R any](w *World, what string, e Entity) (*relKind, error) {
 	}
 	rk := relation[R](w)
 	switch {
+	case w.observing != nil:
+		tp := reflect.TypeFor[R]()
+		return nil, errorf(CodeUndeclared, w.observing.name, tp.String(), "observer %q called %s, which reaches what the observer did not declare; declare ecs.ReadRelation[%v] in its Build and read through that token's Target and Children", w.observing.name, what, tp)
 	case rk == nil:
 		return nil, undeclared[R]()
 	case isPlaceholder(e) || !w.ark.Alive(e):

@@ -344,3 +344,17 @@ func TestRelationObservers(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, ok)
 }
+
+// A RelationReader reads any entity's target and children on the owner,
+// as TargetOf and ChildrenOf do.
+func TestRelationReaderTargets(t *testing.T) {
+	fm := newFamily(t)
+	r := ReadRelation[ChildOf](fm.w.System("r"))
+	tg, ok := r.Target(fm.a1x)
+	require.True(t, ok)
+	require.Equal(t, fm.a1, tg)
+	_, ok = r.Target(fm.lone)
+	require.False(t, ok)
+	require.Equal(t, []Entity{fm.a1, fm.a2}, r.Children(fm.a, nil))
+	require.Empty(t, r.Children(fm.lone, nil))
+}

@@ -77,6 +77,7 @@ type schedule struct {
 	nseg           int            // segments per step: parts split by exclusive systems
 	states         []stateMachine // in the order of AddState (state.go)
 	observers      []Observer     // in the order of AddObserver (observer.go)
+	obs            []*entry       // their names and Decls, built (observer.go)
 }
 
 // resources are the engine's resources in the world, shared by pointer

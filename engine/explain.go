@@ -15,6 +15,10 @@ type Explain struct {
 	Systems     []ExplainSystem `json:"systems"`
 	Edges       []Edge          `json:"edges"`
 	Ambiguities []Ambiguity     `json:"ambiguities"`
+	// Observers are the observers in the order added, the order in which
+	// they are called for one change or event. They run at playback, on
+	// the owner, outside the system DAG: no edge names them.
+	Observers []ExplainSystem `json:"observers,omitempty"`
 }
 
 // ExplainSystem is one system of an Explain.
@@ -30,6 +34,7 @@ type ExplainSystem struct {
 	Events     []string `json:"events,omitempty"`     // the event types it reads (ecs.ReadEvents)
 	Sets       []string `json:"sets,omitempty"`       // the sets it is in
 	Conditions []string `json:"conditions,omitempty"` // its run conditions, then its sets' ("ai: EveryN(30)")
+	Observes   []string `json:"observes,omitempty"`   // an observer's: what it observes ("OnDespawn Hull", "OnEvent Shot"); its Stage is "observer"
 }
 
 // Edge is one edge of the system DAG: From runs before To, for Causes.
@@ -100,6 +105,10 @@ func (e *Engine) buildExplain() *Explain {
 	for seg := 0; seg < e.sched.nseg; seg++ {
 		x.Edges = e.syncEdges(x.Edges, seg)
 	}
+	for _, en := range e.sched.obs {
+		s := ExplainSystem{Name: en.name, Stage: "observer", Commands: true, Observes: en.decl.Glue(glue.Seal{}).Observes()}
+		x.Observers = append(x.Observers, e.explainAccess(s, en))
+	}
 	for _, en := range e.sched.par {
 		if en.commands && en.seg == e.sched.nseg-1 {
 			x.Edges = append(x.Edges, Edge{From: en.name, To: EndOfStep, Causes: []Cause{{Kind: CauseSync,
@@ -116,6 +125,11 @@ func (e *Engine) explainSystem(en *entry) ExplainSystem {
 	for _, st := range en.setOf {
 		s.Conditions = conditionNames(st.conds, st.name+": ", s.Conditions)
 	}
+	return e.explainAccess(s, en)
+}
+
+// explainAccess adds en's declared access to s.
+func (e *Engine) explainAccess(s ExplainSystem, en *entry) ExplainSystem {
 	if en.decl == nil {
 		return s
 	}

@@ -15,7 +15,7 @@ func (x *Explain) String() string {
 }
 
 // WriteText writes the schedule for terminals: systems in execution order,
-// then every edge with its causes, then ambiguities.
+// then every edge with its causes, then the observers, then ambiguities.
 func (x *Explain) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "systems (execution order):\n")
@@ -27,6 +27,12 @@ func (x *Explain) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "  %s -> %s\n", ed.From, ed.To)
 		for _, c := range ed.Causes {
 			fmt.Fprintf(&b, "      %s: %s\n", c.Kind, c.Text)
+		}
+	}
+	if len(x.Observers) > 0 {
+		fmt.Fprintf(&b, "observers (at playback, in this order for one change or event):\n")
+		for i, s := range x.Observers {
+			writeSystem(&b, i, s)
 		}
 	}
 	fmt.Fprintf(&b, "ambiguities:")
@@ -59,6 +65,7 @@ func writeSystem(b *strings.Builder, i int, s ExplainSystem) {
 		verb, sep string
 		names     []string
 	}{
+		{"observes", ", ", s.Observes},
 		{"writes", ", ", s.Writes}, {"reads", ", ", s.Reads}, {"looks up", ", ", s.Lookups},
 		{"emits", ", ", s.Emits}, {"reads events", ", ", s.Events},
 		{"in sets", ", ", s.Sets}, {"runs if", " and ", s.Conditions},

@@ -5,6 +5,7 @@ package engine_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
@@ -187,4 +188,15 @@ func Example_eventObserver() {
 	// Output:
 	// step 1: <nil>, 6 tracers
 	// step 2: <nil>, 10 tracers
+}
+
+func Example_eventObserverExplain() {
+	_, eng := armada(engine.Config{}, 1)
+	defer eng.Close()
+	x := eng.Explain().String()
+	fmt.Print(x[strings.Index(x, "observers"):])
+	// Output:
+	// observers (at playback, in this order for one change or event):
+	//   1. tracers [observer commands] observes OnEvent Shot;
+	// ambiguities: none
 }

@@ -75,6 +75,7 @@ func (e *Engine) buildObservers() []error {
 		}
 		names[name] = true
 		d := e.world.Observer(name, func(ev ecs.Observed) error { return callObserve(o, ev) })
+		e.sched.obs = append(e.sched.obs, &entry{name: name, decl: d})
 		if err := callObserverBuild(o, &ObserverBuilder{e: e, d: d}); err != nil {
 			errs = append(errs, errorf(CodeBuild, name, err, "observer %q: Build failed; fix the observer's Build", name))
 		}

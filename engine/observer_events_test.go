@@ -55,6 +55,7 @@ func eventScene(t *testing.T, workers, batch int) uint64 {
 		exp = append(exp, want("a", 1, rows, step)...)
 		exp = append(exp, want("z", 3, rows, step)...)
 		require.Equal(t, exp, log, "W%d batch %d step %d", workers, batch, step)
+		require.Equal(t, len(exp), e.LastRecord().Observed, "the step record counts the observer's calls")
 		require.Positive(t, w.Count(marks), "the observer's spawns play in the same step")
 	}
 	sum, err := w.Hash()
@@ -156,4 +157,25 @@ func TestEventObserverSteadyState(t *testing.T) {
 	}
 	assert.Positive(t, n)
 	assert.Zero(t, testing.AllocsPerRun(20, func() { _ = e.Tick() }))
+}
+
+// Explain lists the observers in the order added, each with what it
+// observes and its declared access, in the systems' format.
+func TestObserverExplain(t *testing.T) {
+	_, eng, _ := fleetWith(t, engine.Config{}, 4)
+	x := eng.Explain()
+	require.Len(t, x.Observers, 2)
+	assert.Equal(t, []string{"OnDespawn Hull"}, x.Observers[0].Observes)
+	assert.Equal(t, "observer", x.Observers[1].Stage)
+	text := x.String()
+	assert.Contains(t, text, "observers (at playback, in this order for one change or event):\n"+
+		"  1. salvage [observer commands] observes OnDespawn Hull; writes resource Kills; reads Hull; looks up Hull;\n"+
+		"  2. logger [observer commands] observes OnAdd Mark, OnSet Mark, OnRemove Mark, OnDespawn Mark; reads Mark; looks up Mark;\n"+
+		"ambiguities: none\n")
+
+	e := newEngine(t, world(t, 1), engine.Config{})
+	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
+	require.NoError(t, e.AddObserver(pingLog("pings", nil)))
+	require.NoError(t, e.Build())
+	assert.Contains(t, e.Explain().String(), "  1. pings [observer commands] observes OnEvent ping;\n")
 }

@@ -398,13 +398,16 @@ func TestObserverDespawnTreeOnce(t *testing.T) {
 		}, sched: func(f *engine.Frame) error { return f.Run(pass) }}))
 		var log []string
 		seen := map[ecs.Entity]int{}
+		var rel ecs.RelationReader[ecs.ChildOf]
 		require.NoError(t, eng.AddObserver(&watcher{name: "count", build: func(b *engine.ObserverBuilder) error {
+			rel = ecs.ReadRelation[ecs.ChildOf](b.Decl())
 			ecs.Observe[Node](b.Decl(), ecs.OnDespawn)
 			return nil
 		}, observe: func(ev ecs.Observed) error {
 			seen[ev.Entity]++
-			parent, has, err := ecs.TargetOf[ecs.ChildOf](w, ev.Entity)
-			log = append(log, fmt.Sprint(ev.Entity, parent, has, err))
+			parent, has := rel.Target(ev.Entity)
+			_, _, err := ecs.TargetOf[ecs.ChildOf](w, ev.Entity) // undeclared: refused
+			log = append(log, fmt.Sprint(ev.Entity, parent, has, errors.Is(err, ecs.ErrUndeclared), len(rel.Children(ev.Entity, nil))))
 			return nil
 		}}))
 		require.NoError(t, eng.Build())
@@ -419,8 +422,9 @@ func TestObserverDespawnTreeOnce(t *testing.T) {
 	want := run(0, 64)
 	require.Len(t, want, 63)
 	for i, l := range want { // a parent's link and its parent are whole during the call
-		assert.Equal(t, i > 0, strings.Contains(l, "true <nil>"), l)
+		assert.Equal(t, i > 0, strings.Contains(l, "true true"), l)
 	}
+	assert.True(t, strings.HasSuffix(want[0], " false true 2"), "the root's children are there during its call: %s", want[0])
 	for _, workers := range []int{0, 1, 2, 4} {
 		for _, batch := range []int{1, 64, 0} {
 			assert.Equal(t, want, run(workers, batch), "workers %d, batch %d", workers, batch)

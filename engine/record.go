@@ -47,6 +47,7 @@ type StepRecord struct {
 	GC []GCPause
 
 	Commands int    // commands applied in playback
+	Observed int    // observer calls in playback (their time is in the playback phases)
 	Problems int    // commands skipped (dead entities, missing components)
 	Dropped  uint64 // fixed steps dropped by Config.MaxSteps so far
 }

@@ -85,7 +85,7 @@ func (r *recorder) begin(e *Engine, start int64) {
 	c.Step, c.Start, c.End, c.Batch = e.res.time.Step, start, 0, e.cur.batch
 	c.Phases, c.Jobs, c.JobInfo, c.Segments = c.Phases[:0], c.Jobs[:0], c.JobInfo[:0], c.Segments[:0]
 	c.JobsLost, c.MarksLost, c.GC = 0, 0, c.GC[:0]
-	c.Commands, c.Problems, c.Dropped = 0, 0, r.dropped
+	c.Commands, c.Observed, c.Problems, c.Dropped = 0, 0, 0, r.dropped
 	for i := range c.Systems {
 		c.Systems[i] = SystemRecord{}
 	}

@@ -271,6 +271,7 @@ func (e *Engine) playBack(seg int) {
 	e.reportJobs(seg, e.unreported(err))
 	if rep != nil {
 		e.out.rec.cur.Commands += rep.Applied
+		e.out.rec.cur.Observed += rep.Observed
 		e.out.rec.cur.Problems += len(rep.Problems)
 		e.out.problems = append(e.out.problems, rep.Problems...)
 		e.reportObservers(rep)

@@ -41,6 +41,10 @@ type Decl interface {
 	// exclusive systems) that the system runs in: its events are
 	// observed at the playback that ends it.
 	SetSegment(seg int)
+	// Observes is what an observer observes, one "Trigger Type" each
+	// ("OnDespawn Hull", "OnEvent Shot"), in declaration order; nil for
+	// a system. For Explain.
+	Observes() []string
 	// Uses appends to dst the system's declared uses, one per token, in
 	// declaration order: the one record that every kind of token writes
 	// (ecs's access seam), which the engine reads for ordering, chaining
