@@ -212,6 +212,10 @@ type readState[T any] struct {
 // ReadEvents declares that d's system reads events of type T. Executed
 // only by the owner, at build time.
 func ReadEvents[T any](d *Decl) EventReader[T] {
+	if d.obs != nil { // it has no place in the built order that the reader's view depends on
+		typ := reflect.TypeFor[T]().String()
+		d.fail(errorf(CodeBadArgument, d.name, typ, "ecs.ReadEvents[%s] on observer %q: an observer is called once per event with ecs.ObserveEvent[%[1]s](d)", typ, d.name))
+	}
 	st := streamOf[T](d.w)
 	u := d.declare(kindEvents, st.key, reflect.TypeFor[T]().String())
 	return EventReader[T]{u, &readState[T]{d: d, s: st}}

@@ -29,7 +29,8 @@ import (
 // An observer's commands play in the same playback, after the frame's
 // buffers, as a component observer's do. An observer does not emit
 // (Emit on its Decl is refused): an event it emitted would have no
-// writer's step to belong to.
+// writer's step to belong to. Nor does it read events (ReadEvents):
+// a reader's view depends on its built order, which an observer lacks.
 
 // ObserveEvent declares that d's observer is called once per event of
 // type T (Trigger OnEvent), which EventOf[T] gives it. A Decl of a

@@ -108,6 +108,7 @@ func TestEventObserverMisuse(t *testing.T) {
 	e2 := newEngine(t, world(t, 1), engine.Config{})
 	require.NoError(t, e2.AddObserver(&watcher{name: "loud", build: func(b *engine.ObserverBuilder) error {
 		ecs.Emit[ping](b.Decl())
+		ecs.ReadEvents[ping](b.Decl())
 		ecs.Observe[ping](b.Decl(), ecs.OnEvent)
 		return nil
 	}}))
@@ -115,6 +116,7 @@ func TestEventObserverMisuse(t *testing.T) {
 	require.ErrorIs(t, err, ecs.ErrBadArgument)
 	assert.Contains(t, err.Error(), `ecs.Emit[engine_test.ping] on observer "loud": an observer does not emit`)
 	assert.Contains(t, err.Error(), `observe events with ecs.ObserveEvent[engine_test.ping](d)`)
+	assert.Contains(t, err.Error(), `ecs.ReadEvents[engine_test.ping] on observer "loud": an observer is called once per event`)
 
 	e3 := newEngine(t, world(t, 1), engine.Config{})
 	require.NoError(t, e3.Add(engine.Update, &toy{name: "sys", build: func(b *engine.Builder) error {
