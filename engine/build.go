@@ -27,6 +27,7 @@ func (e *Engine) Build() error {
 	errs = append(errs, e.buildSystems()...)
 	errs = append(errs, e.buildObservers()...)
 	errs = append(errs, e.bindConditions()...)
+	errs = append(errs, e.strayScopes())
 	if err := errors.Join(append(errs, e.resolveOrder()...)...); err != nil {
 		return err
 	}

@@ -152,7 +152,22 @@ var guideClaims = []guideClaim{
 		require.NoError(t, screen.Set(Playing))
 		return screen.Set(PauseMenu)
 	}},
-	{"refused with `WEFT-G016` (at the call", func(t *testing.T) error {
+	{"and `Set` on a copy is refused with `WEFT-G016` rather than change nothing", func(t *testing.T) error {
+		eng, err := built(t, 1, func(e *engine.Engine) { require.NoError(t, engine.AddState(e, TitleScreen, Playing)) })
+		require.NoError(t, err)
+		screen, err := engine.StateOf[Screen](eng.World())
+		require.NoError(t, err)
+		copied := *screen
+		return copied.Set(Playing)
+	}},
+	{"`WEFT-G016` also answers a state that is not registered or a value that `AddState` did not list", func(t *testing.T) error {
+		eng, err := built(t, 1, func(e *engine.Engine) { require.NoError(t, engine.AddState(e, TitleScreen, Playing)) })
+		require.NoError(t, err)
+		screen, err := engine.StateOf[Screen](eng.World())
+		require.NoError(t, err)
+		return screen.Set(PauseMenu) // not listed: refused at the call
+	}},
+	{"at Build for `InState`", func(t *testing.T) error {
 		return buildErr(t, func(e *engine.Engine) {
 			require.NoError(t, engine.AddState(e, TitleScreen, Playing))
 			e.Add(engine.Update, mover("a", true, noop), engine.InState(PauseMenu))

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
+	"sync"
+	"weak"
 
 	ark "github.com/mlange-42/ark/ecs"
 
@@ -51,17 +54,44 @@ func (s *State[T]) Next() (T, bool) { return s.next, s.pending }
 // Set requests a transition to v at the start of the next step. A second
 // request for another value before the first is applied is refused with
 // WEFT-G017 and the first stands (requesting the same value again is
-// fine): the game decides which request wins, not the schedule. A value
-// that AddState did not register fails that step with WEFT-G016 and the
-// state stays. Executed by whoever may write the resource: the owner
-// between steps, an exclusive or state system, a system that declared
+// fine): the game decides which request wins, not the schedule. Set of
+// the current value while nothing is requested is no transition and
+// requests nothing. A value that AddState did not register is refused
+// with WEFT-G016, and so is Set on anything but the world's State[T]
+// resource: a copy (what a ReadRes token's Get returns) would change
+// nothing. Executed by whoever may write the resource: the owner between
+// steps, an exclusive or state system, a system that declared
 // ecs.WriteRes[State[T]].
 func (s *State[T]) Set(v T) error {
-	if s.pending && s.next != v {
+	m := homeOf(s)
+	switch {
+	case m == nil:
+		return errorf(CodeState, "", nil, "State[%v].Set(%v) on a copy of the state, which changes nothing: request a transition through the resource itself, from ecs.WriteRes[engine.State[%[1]v]] (Get or In) or engine.StateOf; a ReadRes token's Get is a copy, for reading", reflect.TypeFor[T](), v)
+	case !slices.Contains(m.values, v):
+		return m.unknown(fmt.Sprintf("State[%v].Set(%v)", reflect.TypeFor[T](), v), "", v)
+	case s.pending && s.next != v:
 		return errorf(CodeStateConflict, "", nil, "State[%v].Set(%v): a transition to %v is already requested for the next step; request one value per step (decide between them in one system, or order the requesting systems and check Next first)", reflect.TypeFor[T](), v, s.next)
+	case !s.pending && v == s.cur:
+		return nil // no transition
 	}
 	s.next, s.pending = v, true
 	return nil
+}
+
+// homes maps each State resource that AddState added, by weak pointer,
+// to its machine: Set finds its values there, and refuses anything else.
+// A weak key keeps no discarded world alive. Any goroutine (Set runs on
+// the owner, or in a system's Merge or single job).
+var homes sync.Map // weak.Pointer[State[T]] → *machine[T]
+
+// homeOf is the machine of s, nil if s is not a State resource of a world.
+func homeOf[T comparable](s *State[T]) *machine[T] {
+	if s == nil {
+		return nil
+	}
+	m, _ := homes.Load(weak.Make(s))
+	mm, _ := m.(*machine[T])
+	return mm
 }
 
 // Scoped is a component that ties an entity to a value of state T: it is
@@ -88,6 +118,7 @@ type stateHook[T comparable] struct {
 // stateMachine is a machine of any T, for the step.
 type stateMachine interface {
 	apply(e *Engine)
+	scopedType() reflect.Type
 }
 
 // AddState registers state T with its initial value and the other values
@@ -99,10 +130,15 @@ func AddState[T comparable](e *Engine, initial T, others ...T) error {
 		return errorf(CodeOrder, "", nil, "AddState[%v] after Build; register every state before Build", reflect.TypeFor[T]())
 	}
 	var err error = errorf(CodeState, "", nil, "AddState[%v] twice; register each state type once, with all its values", reflect.TypeFor[T]())
-	if machineOf[T](e) == nil {
-		m := &machine[T]{values: append([]T{initial}, others...)}
-		err = ecs.AddResource(e.world, &State[T]{cur: initial})
+	values := append([]T{initial}, others...)
+	if dup, ok := firstRepeat(values); ok {
+		err = errorf(CodeState, "", nil, "AddState[%v] lists %v twice; list each value of the state once", reflect.TypeFor[T](), dup)
+	} else if machineOf[T](e) == nil {
+		m := &machine[T]{values: values}
+		st := &State[T]{cur: initial}
+		err = ecs.AddResource(e.world, st)
 		if err == nil {
+			homes.Store(weak.Make(st), m)
 			m.res = ark.NewResource[State[T]](e.world.Ark())
 			ecs.NewComponent[Scoped[T]](e.world) // registered the weft way before Ark's filter sees it
 			m.scoped = *ark.NewFilter1[Scoped[T]](e.world.Ark())
@@ -114,6 +150,17 @@ func AddState[T comparable](e *Engine, initial T, others ...T) error {
 	}
 	e.sched.addErr = append(e.sched.addErr, err)
 	return err
+}
+
+// firstRepeat is the first value of vs that an earlier one equals.
+func firstRepeat[T comparable](vs []T) (T, bool) {
+	for i, v := range vs {
+		if slices.Contains(vs[:i], v) {
+			return v, true
+		}
+	}
+	var zero T
+	return zero, false
 }
 
 // OnEnter runs x, an exclusive system, each time state T enters v (and at
@@ -251,6 +298,9 @@ func (m *machine[T]) apply(e *Engine) {
 	case !slices.Contains(m.values, to):
 		e.fail(m.unknown(fmt.Sprintf("State[%v].Set in step %d", reflect.TypeFor[T](), e.res.time.Step-1), "", to))
 	case to != from:
+		if err := e.strayScopes(); err != nil {
+			e.fail(err)
+		}
 		m.run(e, "OnExit", from, to)
 		m.despawn(e, from)
 		s.cur = to
@@ -273,13 +323,23 @@ func (m *machine[T]) run(e *Engine, kind string, from, to T) {
 	}
 }
 
-// despawn removes the entities scoped to from, in the world's order.
+// despawn removes the entities scoped to from, in the world's order. An
+// entity scoped to a value that AddState did not list fails the step
+// (WEFT-G016) and stays: no transition could ever remove it.
 func (m *machine[T]) despawn(e *Engine, from T) {
 	q := m.scoped.Query()
+	var stray ark.Entity
+	var strayIn T
 	for q.Next() {
-		if q.Get().In == from {
+		switch in := q.Get().In; {
+		case in == from:
 			m.cmds.Despawn(q.Entity())
+		case stray.IsZero() && !slices.Contains(m.values, in):
+			stray, strayIn = q.Entity(), in
 		}
+	}
+	if !stray.IsZero() {
+		e.fail(errorf(CodeState, "", nil, "entity %v is scoped to %v, which is not a value of state %v (registered: %v), so no transition despawns it; scope it to a listed value, or add the value to AddState", stray, strayIn, reflect.TypeFor[T](), m.values))
 	}
 	if m.cmds.Len() == 0 {
 		return
@@ -290,3 +350,28 @@ func (m *machine[T]) despawn(e *Engine, from T) {
 		e.fail(errorf(CodeState, "", err, "despawning the entities scoped to state %v = %v", reflect.TypeFor[T](), from))
 	}
 }
+
+// scopedType is Scoped[T], the component that ties entities to m's values.
+func (m *machine[T]) scopedType() reflect.Type { return reflect.TypeFor[Scoped[T]]() }
+
+// strayScopes refuses a Scoped[X] component of the world whose state X
+// AddState did not register: no transition would ever despawn its
+// entities. Executed only by the owner: at Build, and at each transition
+// (components can be registered at any time; a transition is rare enough
+// to look).
+func (e *Engine) strayScopes() error {
+	w := e.world.Ark()
+	for _, id := range ark.ComponentIDs(w) {
+		info, ok := ark.ComponentInfo(w, id)
+		if !ok || info.Type.PkgPath() != scopedPkg || !strings.HasPrefix(info.Type.Name(), "Scoped[") {
+			continue
+		}
+		if !slices.ContainsFunc(e.sched.states, func(m stateMachine) bool { return m.scopedType() == info.Type }) {
+			return errorf(CodeState, "", nil, "component %v is used, but its state is not registered, so no transition despawns its entities; call engine.AddState for the state type before Build", info.Type)
+		}
+	}
+	return nil
+}
+
+// scopedPkg is the package path of Scoped.
+var scopedPkg = reflect.TypeFor[Scoped[int]]().PkgPath()

@@ -203,12 +203,97 @@ func TestStateErrors(t *testing.T) {
 	assert.Contains(t, err.Error(), "a transition to playing is already requested")
 	require.NoError(t, e.Tick())
 	assert.Equal(t, playing, st.Current())
-	require.NoError(t, st.Set(pausing))
-	err = e.Tick()
+	err = st.Set(pausing) // refused at the call: the request stays empty
 	assert.ErrorIs(t, err, engine.ErrState)
 	assert.Contains(t, err.Error(), "pausing is not a value of state engine_test.mode")
-	assert.Equal(t, playing, st.Current())
+	_, pending := st.Next()
+	assert.False(t, pending)
 	require.NoError(t, e.Tick())
+	assert.Equal(t, playing, st.Current())
+}
+
+// builtState is a built engine with state mode (title, playing) and its
+// resource.
+func builtState(t *testing.T) (*engine.Engine, *engine.State[mode]) {
+	e := newEngine(t, world(t, 1), engine.Config{})
+	require.NoError(t, engine.AddState(e, title, playing))
+	require.NoError(t, e.Build())
+	st, err := engine.StateOf[mode](e.World())
+	require.NoError(t, err)
+	return e, st
+}
+
+// Set of the current value requests nothing, so a later request for
+// another value in the same step stands.
+func TestStateSetCurrentRequestsNothing(t *testing.T) {
+	e, st := builtState(t)
+	require.NoError(t, e.Tick())
+	require.NoError(t, st.Set(title))
+	_, pending := st.Next()
+	assert.False(t, pending, "Set of the current value is no request")
+	require.NoError(t, st.Set(playing))
+	require.NoError(t, e.Tick())
+	assert.Equal(t, playing, st.Current())
+	require.NoError(t, st.Set(playing)) // current: nothing requested
+	require.NoError(t, st.Set(title))
+	err := st.Set(playing)
+	assert.ErrorIs(t, err, engine.ErrStateConflict, "once leaving is requested, staying is a second request")
+}
+
+// Set on a copy of the state (what a ReadRes token's Get returns) would
+// change nothing, so it is refused; so is a value AddState lists twice.
+func TestStateSetOnACopy(t *testing.T) {
+	e, st := builtState(t)
+	cp := *st
+	err := cp.Set(playing)
+	assert.ErrorIs(t, err, engine.ErrState)
+	assert.Contains(t, err.Error(), "on a copy of the state")
+	var mine engine.State[mode]
+	assert.ErrorIs(t, mine.Set(playing), engine.ErrState)
+	require.NoError(t, e.Tick())
+	assert.Equal(t, title, st.Current())
+
+	e = newEngine(t, world(t, 1), engine.Config{})
+	err = engine.AddState(e, title, playing, playing)
+	assert.ErrorIs(t, err, engine.ErrState)
+	assert.Contains(t, err.Error(), "lists playing twice")
+	assert.ErrorIs(t, e.Build(), engine.ErrState)
+}
+
+type level uint8
+
+// An entity scoped to a value AddState did not list, or to a state it
+// did not register, would never be despawned: refused with WEFT-G016 (at
+// the transition that finds it, and at Build for the type).
+func TestStateScopedStray(t *testing.T) {
+	w := world(t, 1)
+	e := newEngine(t, w, engine.Config{})
+	require.NoError(t, engine.AddState(e, title, playing))
+	require.NoError(t, e.Build())
+	b := w.NewCommands()
+	scope := ecs.NewComponent[engine.Scoped[mode]](w)
+	ok, stray := b.Spawn(), b.Spawn()
+	scope.Add(b, ok, engine.Scoped[mode]{In: title})
+	scope.Add(b, stray, engine.Scoped[mode]{In: pausing})
+	rep, err := w.Apply(b)
+	require.NoError(t, err)
+	require.NoError(t, rep.Err())
+	st, err := engine.StateOf[mode](w)
+	require.NoError(t, err)
+	require.NoError(t, st.Set(playing))
+	err = e.Tick()
+	assert.ErrorIs(t, err, engine.ErrState)
+	assert.Contains(t, err.Error(), "is scoped to pausing, which is not a value of state engine_test.mode")
+	assert.Equal(t, playing, st.Current(), "the transition still happens")
+	assert.Equal(t, 1, w.Count(scope), "the entity scoped to title went; the stray stays")
+
+	w = world(t, 1)
+	e = newEngine(t, w, engine.Config{})
+	require.NoError(t, engine.AddState(e, title, playing))
+	ecs.NewComponent[engine.Scoped[level]](w)
+	err = e.Build()
+	assert.ErrorIs(t, err, engine.ErrState)
+	assert.Contains(t, err.Error(), "engine_test.level] is used, but its state is not registered")
 }
 
 // A state is a resource: a snapshot and a save keep its value and its
