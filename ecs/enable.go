@@ -260,27 +260,25 @@ func (t enabledTok) Off(c *Chunk) []int {
 //	for i := range on.Each(c) { ... }
 //
 // Where rows are switched one by one this is the cheapest way to visit
-// them; words of 64 rows that are all off cost one test. A row's state is
-// read when the loop reaches it: a row that the loop's body switches
-// ahead of the loop is visited as it is then. The chunk is checked when
-// the loop starts. Executed only by the job that owns c.
+// them; words of 64 rows that are all off cost one test. The loop reads
+// the state of the table's rows 64 at a time (rows 0-63 of the table,
+// 64-127, ...), when it reaches the first of them in the chunk: the body
+// may switch the row it visits and rows behind it, while a row it
+// switches ahead of itself is seen only from the next 64 (On's slice, taken
+// before the loop, sees none). The chunk is checked when the loop starts.
+// Executed only by the job that owns c.
 func (t enabledTok) Each(c *Chunk) iter.Seq[int] {
 	// Small enough to be inlined with its loop, so that the body of the
 	// caller's range loop is not a call per row.
 	return func(yield func(int) bool) {
 		off, lo, hi := t.onWords(c)
 		for i := lo >> 6; i<<6 < hi; i++ {
-			keep, base := rowMask(i, lo, hi), i<<6-lo
-			for {
-				m := ^atomic.LoadUint64(&off[i]) & keep
-				if m == 0 {
-					break
-				}
-				k := bits.TrailingZeros64(m)
-				if !yield(base + k) {
+			m, base := ^atomic.LoadUint64(&off[i])&rowMask(i, lo, hi), i<<6-lo
+			for m != 0 {
+				if !yield(base + bits.TrailingZeros64(m)) {
 					return
 				}
-				keep &= ^uint64(1) << uint(k)
+				m &= m - 1
 			}
 		}
 	}
