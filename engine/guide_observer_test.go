@@ -125,8 +125,8 @@ func Example_observer() {
 // Shot is an event: the ship at X fired.
 type Shot struct{ X int }
 
-// Tracer is the streak a shot leaves.
-type Tracer struct{ X int }
+// Tracer is the streak a shot leaves, for Steps steps.
+type Tracer struct{ X, Steps int }
 
 // Guns fires from every hull each step, in its chunk jobs.
 type Guns struct {
@@ -163,7 +163,7 @@ func (o *Tracers) Build(b *engine.ObserverBuilder) error {
 
 func (o *Tracers) Observe(ev ecs.Observed) error {
 	s, _ := ecs.EventOf[Shot](ev) // a copy; nothing is allocated
-	o.tracer.Add(ev.Commands, ev.Commands.Spawn(), Tracer{X: s.X})
+	o.tracer.Add(ev.Commands, ev.Commands.Spawn(), Tracer{X: s.X, Steps: 3})
 	return nil
 }
 
