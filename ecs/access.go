@@ -93,6 +93,9 @@ func (d *Decl) Decls() []safety.Decl { return d.decls }
 // yet), joined; nil if there were none.
 func (d *Decl) Err() error {
 	errs := slices.Clip(d.err)
+	if d.obs != nil && len(d.obs.observes) == 0 {
+		errs = append(errs, errorf(CodeBadArgument, d.name, "", "observer %q observes nothing, so nothing would call it; in its Build call ecs.Observe[T](b.Decl(), trigger) or ecs.ObserveEvent[T](b.Decl())", d.name))
+	}
 	for _, r := range d.res {
 		if !r.has() {
 			errs = append(errs, errorf(CodeNoResource, d.name, r.typ.String(),

@@ -46,8 +46,8 @@ type Trigger uint8
 
 // The triggers.
 const (
-	OnAdd     Trigger = iota // the entity got the component: a spawn with it, or an Add it did not have
-	OnSet                    // a command set the component: a Set, or an Add over one it had
+	OnAdd     Trigger = iota // the entity got the component: a spawn with it (the Adds right after a Spawn are the spawn), or an Add it did not have
+	OnSet                    // a command set the component: a Set, or an Add over one it had (not one of a spawn's Adds)
 	OnRemove                 // a Remove of the component, before it goes
 	OnDespawn                // a despawn of an entity that has the component, before it goes
 	OnEvent                  // an event of the observed type (ObserveEvent)
@@ -165,6 +165,29 @@ func mustObserver(d *Decl, what, typ, fix string) {
 		name = d.name
 	}
 	panic(errorf(CodeBadArgument, name, typ, "%s on the Decl of system %q: only an observer's Decl (World.Observer, engine Observer's Build) observes; %s", what, name, fix))
+}
+
+// notInObserver refuses, for observer name, a token of kind k of type
+// typ that it could never use: an observer is called with an entity,
+// not a chunk, and a column, a write lookup and an on/off state are
+// used through a chunk. It is nil for the kinds an observer uses
+// (lookups to read, resources, relations, commands); Emit and
+// ReadEvents refuse with their own text. Executed only by the owner, at
+// build time.
+func notInObserver(name string, k kind, typ string) *Error {
+	var fix string
+	switch k {
+	case kindRead:
+		fix = fmt.Sprintf("read it with ecs.ReadLookup[%s](d) and Get(ev.Entity)", typ)
+	case kindWrite, kindWriteLookup:
+		fix = fmt.Sprintf("a write of a component from an observer is a command: record it in Observed.Commands (ecs.NewComponent[%s](b.World()).Set(ev.Commands, e, v)), and read it with ecs.ReadLookup[%[1]s](d)", typ)
+	case kindReadEnabled, kindWriteEnabled:
+		fix = fmt.Sprintf("switch it with a command in Observed.Commands (ecs.NewComponent[%s](b.World()).SetEnabled(ev.Commands, e, on))", typ)
+	default:
+		return nil
+	}
+	tok := fmt.Sprintf(kinds[k].token, typ)
+	return errorf(CodeBadArgument, name, typ, "%s declared by observer %q: an observer has no chunk to use it with; %s", tok, name, fix)
 }
 
 // observers are the world's observers, made on first use, with d's

@@ -85,3 +85,54 @@ func TestObserverMisuse(t *testing.T) {
 	require.ErrorAs(t, err, &ee)
 	assert.Equal(t, "nested", ee.System)
 }
+
+// An observer that observes nothing is refused by its Decl's Err, which
+// the engine's Build reports: nothing would ever call it.
+func TestObserverObservesNothing(t *testing.T) {
+	w := NewWorld(Options{})
+	d := w.Observer("deaf", func(Observed) error { return nil })
+	ReadLookup[health](d)
+	err := d.Err()
+	require.ErrorIs(t, err, ErrBadArgument)
+	assert.Contains(t, err.Error(), `observer "deaf" observes nothing`)
+	assert.Contains(t, err.Error(), "ecs.Observe[T](b.Decl(), trigger) or ecs.ObserveEvent[T](b.Decl())")
+	Observe[health](d, OnAdd)
+	require.NoError(t, d.Err())
+}
+
+// An observer is called with an entity, not a chunk: the tokens used
+// through a chunk (columns, a write lookup, on/off states) and queries
+// are refused on its Decl, each saying what to use; lookups to read,
+// resources, relations and its commands are its tools.
+func TestObserverChunkTokensRefused(t *testing.T) {
+	type score struct{ N int }
+	w := NewWorld(Options{})
+	require.NoError(t, AddResource(w, &score{}))
+	for name, declare := range map[string]func(d *Decl){
+		"Read":         func(d *Decl) { Read[pos](d) },
+		"Write":        func(d *Decl) { Write[pos](d) },
+		"WriteLookup":  func(d *Decl) { WriteLookup[pos](d) },
+		"ReadEnabled":  func(d *Decl) { ReadEnabled[pos](d) },
+		"WriteEnabled": func(d *Decl) { WriteEnabled[pos](d) },
+		"query":        func(d *Decl) { NewQuery1(d, ReadRelation[ChildOf](d)) },
+	} {
+		d := w.Observer("o-"+name, func(Observed) error { return nil })
+		Observe[health](d, OnAdd)
+		declare(d)
+		err := d.Err()
+		require.ErrorIs(t, err, ErrBadArgument, name)
+		assert.Contains(t, err.Error(), `observer "o-`+name+`"`, name)
+	}
+	d := w.Observer("fine", func(Observed) error { return nil })
+	Observe[health](d, OnAdd)
+	ReadLookup[pos](d)
+	ReadRes[score](d)
+	WriteRes[score](d)
+	ReadRelation[ChildOf](d)
+	WriteRelation[ChildOf](d)
+	require.NoError(t, d.Err())
+	d = w.Observer("writer", func(Observed) error { return nil })
+	Observe[health](d, OnAdd)
+	Write[pos](d)
+	assert.EqualError(t, d.Err(), `ecs: WEFT-E007: Writer[pos] declared by observer "writer": an observer has no chunk to use it with; a write of a component from an observer is a command: record it in Observed.Commands (ecs.NewComponent[pos](b.World()).Set(ev.Commands, e, v)), and read it with ecs.ReadLookup[pos](d)`)
+}

@@ -1,7 +1,6 @@
 package ecs
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 	"unsafe"
@@ -91,6 +90,9 @@ func (q *queryBase) init(d *Decl, filters []Filter, cols ...*use) (with, without
 	if d.w.inFrame {
 		d.fail(d.w.lockedErr("building a query of system " + d.name))
 	}
+	if d.obs != nil {
+		d.fail(errorf(CodeBadArgument, d.name, "", "a query built on observer %q: an observer is called with one entity and runs no chunk jobs; read that entity with ecs.ReadLookup, or query in a system", d.name))
+	}
 	for _, f := range filters {
 		switch {
 		case f.opt:
@@ -129,7 +131,7 @@ func (q *queryBase) own(c *use, what string) bool {
 		d.fail(errorf(CodeBadArgument, d.name, "", "%s of a query of system %q was given the zero token, one that was never made; make it in Build with ecs.Read or ecs.Write of b.Decl() and pass that value", what, d.name))
 	case c.d != d:
 		d.fail(errorf(CodeUndeclared, d.name, c.typ,
-			"%s of a query of system %q was given %s of system %q; %s", what, d.name, c.token(), c.d.name, strings.Replace(fmt.Sprintf(kinds[c.kind].fix, d.name, c.typ), "use that token", "pass that token", 1)))
+			"%s of a query of system %q was given %s of system %q; %s", what, d.name, c.token(), c.d.name, strings.Replace(c.fix(d.name), "use that token", "pass that token", 1)))
 	default:
 		return true
 	}

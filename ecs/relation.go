@@ -66,8 +66,9 @@ func (l Link[R]) String() string {
 }
 
 // NewRelation declares relation kind R with its policy; ChildOf is
-// declared on first use with DespawnChildren. A kind is declared once,
-// before tokens and targets of it: another call answers CodeBadArgument.
+// declared on first use with DespawnChildren, its only policy (Detach
+// answers CodeBadArgument). A kind is declared once, before tokens and
+// targets of it: another call answers CodeBadArgument.
 // Executed only by the owner, outside of frames.
 func NewRelation[R any](w *World, p Policy) error {
 	if w.inFrame {
@@ -75,6 +76,9 @@ func NewRelation[R any](w *World, p Policy) error {
 	}
 	if p > Detach {
 		return errorf(CodeBadArgument, "", reflect.TypeFor[R]().String(), "ecs.NewRelation with policy %d: pass ecs.DespawnChildren or ecs.Detach", p)
+	}
+	if tp := reflect.TypeFor[R](); tp == reflect.TypeFor[ChildOf]() && p != DespawnChildren {
+		return errorf(CodeBadArgument, "", tp.String(), "ecs.NewRelation[ecs.ChildOf] with policy Detach: ChildOf is built in, and despawning a parent despawns its children (DespawnChildren); declare a relation type of your own for Detach, e.g. type Follows struct{} and ecs.NewRelation[Follows](w, ecs.Detach)")
 	}
 	if rk := w.relOf(reflect.TypeFor[R]()); rk != nil {
 		return errorf(CodeBadArgument, "", rk.name, "relation %s is declared already (once per kind; ChildOf on its first use); declare a kind once, before any token of it", rk.name)
@@ -165,7 +169,7 @@ func WriteRelation[R any](d *Decl) RelationWriter[R] {
 // only by the job that owns c.
 func (r RelationReader[R]) AtDepth(c *Chunk, d int) []int {
 	if r.u == nil {
-		zero[RelationReader[R]](kindReadRelation)
+		zero[R](kindReadRelation)
 	}
 	links := r.Column(c)
 	dst := c.rowBuf()
@@ -210,7 +214,7 @@ func b2i(b bool) int {
 // the owner outside a step.
 func (r RelationReader[R]) Depths() int {
 	if r.u == nil {
-		zero[RelationReader[R]](kindReadRelation)
+		zero[R](kindReadRelation)
 	}
 	r.u.here()
 	rk := r.u.d.w.relByID[r.u.id.Index()]
@@ -223,7 +227,7 @@ func (r RelationReader[R]) Depths() int {
 // outside a step: links change only at playback.
 func (r RelationReader[R]) Target(e Entity) (Entity, bool) {
 	if r.u == nil {
-		zero[RelationReader[R]](kindReadRelation)
+		zero[R](kindReadRelation)
 	}
 	r.u.here()
 	w := r.u.d.w
@@ -240,7 +244,7 @@ func (r RelationReader[R]) Target(e Entity) (Entity, bool) {
 // order of their ids. Called as Target.
 func (r RelationReader[R]) Children(e Entity, dst []Entity) []Entity {
 	if r.u == nil {
-		zero[RelationReader[R]](kindReadRelation)
+		zero[R](kindReadRelation)
 	}
 	r.u.here()
 	return append(dst, r.u.d.w.relByID[r.u.id.Index()].children[e]...)
@@ -262,8 +266,11 @@ type Targets[T any] struct {
 // per depth (AtDepth). Executed only by the job that owns c.
 func TargetsOf[T, R any](col Col[T], r RelationReader[R], c *Chunk) Targets[T] {
 	cu := col.token()
-	if cu == nil || r.u == nil {
-		zero[T](kindReadRelation)
+	switch {
+	case cu == nil:
+		zero[T](kindRead)
+	case r.u == nil:
+		zero[R](kindReadRelation)
 	}
 	cu.in(c)
 	links := r.Column(c)
@@ -309,7 +316,7 @@ func (rw RelationWriter[R]) Remove(b *Commands, child Entity) {
 
 func (rw RelationWriter[R]) check(b *Commands) {
 	if rw.u == nil {
-		zero[RelationWriter[R]](kindWriteRelation)
+		zero[R](kindWriteRelation)
 	}
 	if b == nil {
 		panic(errorf(CodeBadArgument, rw.u.d.name, rw.u.typ, "%s of system %q was given a nil command buffer; pass Chunk.Commands or Decl.Commands", rw.u.token(), rw.u.d.name))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -205,6 +206,7 @@ func TestRelationMisuse(t *testing.T) {
 	require.NoError(t, err)
 	err = catch(func() { rw.Set(q.chunks[0].Commands(), fm.b, fm.a) })
 	require.ErrorIs(t, err, ErrUndeclared)
+	assert.Equal(t, `ecs: WEFT-E001: system "theirs" used RelationWriter[ChildOf] of system "mine"; a token works only in the system that declared it: declare it in "theirs" with ecs.WriteRelation[ChildOf](b.Decl()) and use that token`, err.Error())
 	_, _ = w.EndFrame()
 
 	var zr RelationReader[ChildOf]

@@ -75,8 +75,8 @@ var kinds = [numKinds]struct {
 	kindEvents:        {glue.Reads, safety.Read, false, "EventReader[%s]", declareIn + "ecs.ReadEvents[%[2]s]" + useIt},
 	kindReadEnabled:   {glue.Rows, safety.Read, true, "EnabledReader[%s]", declareIn + "ecs.ReadEnabled[%[2]s]" + useIt},
 	kindWriteEnabled:  {glue.Rows, safety.Write, true, "EnabledWriter[%s]", declareIn + "ecs.WriteEnabled[%[2]s]" + useIt},
-	kindReadRelation:  {glue.Rows, safety.Read, true, "RelationReader[%s]", declareIn + "ecs.ReadRelation" + useIt},
-	kindWriteRelation: {glue.AnyRow, safety.Write, true, "RelationWriter[%s]", declareIn + "ecs.WriteRelation" + useIt},
+	kindReadRelation:  {glue.Rows, safety.Read, true, "RelationReader[%s]", declareIn + "ecs.ReadRelation[%[2]s]" + useIt},
+	kindWriteRelation: {glue.AnyRow, safety.Write, true, "RelationWriter[%s]", declareIn + "ecs.WriteRelation[%[2]s]" + useIt},
 	kindCommands:      {glue.Buffers, safety.Write, false, "command buffers%.0s", "record in %[1]q's own buffers: Commands(job) of the Decl of its Builder (b.Decl()), kept from its Build%.0[2]s"},
 }
 
@@ -102,6 +102,11 @@ type use struct {
 func (d *Decl) declare(k kind, key safety.Key, typ string) *use {
 	if d.w.inFrame {
 		d.fail(d.w.lockedErr("declaring access of system " + d.name))
+	}
+	if d.obs != nil {
+		if err := notInObserver(d.name, k, typ); err != nil {
+			d.fail(err)
+		}
 	}
 	u := &use{on: &d.w.checks, d: d, kind: k, mode: kinds[k].mode, key: key, typ: typ}
 	if kinds[k].safety {
@@ -155,7 +160,20 @@ func (g declGlue) Uses(dst []glue.Use) []glue.Use {
 	return dst
 }
 
-func (u *use) token() string { return fmt.Sprintf(kinds[u.kind].token, u.typ) }
+func (u *use) token() string { return fmt.Sprintf(kinds[u.kind].token, shown(u.kind, u.typ)) }
+
+// fix is what to change when system by used u without declaring it.
+func (u *use) fix(by string) string { return fmt.Sprintf(kinds[u.kind].fix, by, shown(u.kind, u.typ)) }
+
+// shown is typ, a token's type, as a user writes it in the token's name
+// and declaration: a relation's kind (ChildOf), not its column
+// (Link[ChildOf]).
+func shown(k kind, typ string) string {
+	if k == kindReadRelation || k == kindWriteRelation {
+		return strings.TrimSuffix(strings.TrimPrefix(typ, "Link["), "]")
+	}
+	return typ
+}
 
 // in checks a call through u from the job of chunk c, in every mode: the
 // token must be of c's system, and c of a frame in progress. Executed
@@ -218,13 +236,17 @@ func (u *use) running() {
 func (u *use) foreign(by *Decl) {
 	u.d.w.reject(errorf(CodeUndeclared, by.name, u.typ,
 		"%s %q used %s of %s %q; a token works only in the %[4]s that declared it: %[6]s",
-		by.role, by.name, u.token(), u.d.role, u.d.name, fmt.Sprintf(kinds[u.kind].fix, by.name, u.typ)))
+		by.role, by.name, u.token(), u.d.role, u.d.name, u.fix(by.name)))
 }
 
-// zero refuses a call through the zero token of kind k and type T: one
-// that was never made. Called by any goroutine.
+// zero refuses a call through the zero token of kind k and type T (of
+// a relation's token, T is the kind, R): one that was never made.
+// Called by any goroutine.
 func zero[T any](k kind) {
 	typ := reflect.TypeFor[T]().String()
+	if k == kindReadRelation || k == kindWriteRelation {
+		typ = reflect.TypeFor[T]().Name()
+	}
 	panic(errorf(CodeBadArgument, "", typ, "the zero %s, a token that was never made, was used; make it in the system's Build with %s and keep that value",
 		fmt.Sprintf(kinds[k].token, typ), strings.TrimSuffix(fmt.Sprintf(kinds[k].fix, "", typ)[len(`declare it in "" with `):], " and use that token")))
 }

@@ -86,5 +86,6 @@
 // (Error.System), joined in the order the step met them (segment by
 // segment: exclusives, Schedules, jobs, playback, Merges, each in built
 // order); a job failure also names the systems that it kept from running
-// (Error.Skipped).
+// (Error.Skipped). An observer that fails in playback is reported the same
+// way (WEFT-G010 naming it, its ecs error as the cause).
 package engine

@@ -20,7 +20,7 @@ const (
 	CodeOrder         Code = "WEFT-G007" // a call out of order: Add after Build, Step before Build, a second engine on a world
 	CodeScheduleRun   Code = "WEFT-G008" // a system's Schedule failed or panicked, or scheduling its jobs failed, in a step
 	CodeJob           Code = "WEFT-G009" // a job failed (panicked) or reported a misuse (ecs checks) in a step
-	CodeMerge         Code = "WEFT-G010" // a system's Merge or an exclusive system failed or panicked in a step
+	CodeMerge         Code = "WEFT-G010" // a system's Merge, an exclusive or state system, or an observer failed or panicked in a step
 	CodeUnknownSet    Code = "WEFT-G011" // InSet, or a set's Before/After, names no set (or system)
 	CodeSetStage      Code = "WEFT-G012" // a system is not in the stage of one of its sets
 	CodeNameClash     Code = "WEFT-G013" // a set has the name of a system or of another set

@@ -73,7 +73,32 @@ func init() {
 				return err
 			}))
 		}},
-		guideClaim{"An observer that returns an error or panics fails that call only: `WEFT-E015` names it in the step's error (the panic's stack in its `*engine.Panic`), and playback and the next step go on.", func(t *testing.T) error {
+		guideClaim{"An observer is called with an entity, never a chunk: declaring what only a chunk job uses (`ecs.Read`, `ecs.Write`, `ecs.WriteLookup`, `ecs.ReadEnabled`, `ecs.WriteEnabled`, a query) fails Build with `WEFT-G002`, its cause a `WEFT-E007` naming the observer and saying what to use instead, and so does an observer that observes nothing", func(t *testing.T) error {
+			var errs []error
+			for _, declare := range []func(d *ecs.Decl){
+				func(d *ecs.Decl) { ecs.Write[Hull](d); ecs.Observe[Hull](d, ecs.OnAdd) },
+				func(d *ecs.Decl) { ecs.ReadLookup[Hull](d) },
+			} {
+				eng, err := engine.New(ecs.NewWorld(ecs.Options{}), engine.Config{})
+				if err != nil {
+					return err
+				}
+				defer eng.Close()
+				if err := eng.AddObserver(&watcher{name: "odd", build: func(b *engine.ObserverBuilder) error {
+					declare(b.Decl())
+					return nil
+				}}); err != nil {
+					return err
+				}
+				err = eng.Build()
+				if !errors.Is(err, engine.ErrBuild) || !errors.Is(err, ecs.ErrBadArgument) {
+					return errors.Join(errors.New("want G002 over E007"), err)
+				}
+				errs = append(errs, err)
+			}
+			return errs[0]
+		}},
+		guideClaim{"An observer that returns an error or panics fails that call only: the step's error has a `WEFT-G010` naming it, whose cause is a `WEFT-E015` (the panic's stack in its `*engine.Panic`), as for a failing `Merge`, and playback and the next step go on.", func(t *testing.T) error {
 			return step(func(ecs.Component[Hull], ecs.LookupReader[Hull], *ecs.World, ecs.Observed) error { panic("bent") })
 		}},
 		guideClaim{"An observer does not emit: `ecs.Emit` on its `Decl` fails Build with `WEFT-E007`", func(t *testing.T) error {

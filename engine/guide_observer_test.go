@@ -200,3 +200,40 @@ func Example_eventObserverExplain() {
 	//   1. tracers [observer commands] observes OnEvent Shot;
 	// ambiguities: none
 }
+
+// Ledger prints every add and set of a Hull.
+type Ledger struct{ hull ecs.LookupReader[Hull] }
+
+func (o *Ledger) Name() string { return "ledger" }
+
+func (o *Ledger) Build(b *engine.ObserverBuilder) error {
+	d := b.Decl()
+	o.hull = ecs.ReadLookup[Hull](d)
+	ecs.Observe[Hull](d, ecs.OnAdd)
+	ecs.Observe[Hull](d, ecs.OnSet)
+	return nil
+}
+
+func (o *Ledger) Observe(ev ecs.Observed) error {
+	h, _ := o.hull.Get(ev.Entity)
+	fmt.Println(ev.Trigger, h.HP)
+	return nil
+}
+
+func Example_spawnAddAdd() {
+	w := ecs.NewWorld(ecs.Options{})
+	eng, _ := engine.New(w, engine.Config{})
+	defer eng.Close()
+	eng.AddObserver(&Ledger{})
+	eng.Build()
+	hull := ecs.NewComponent[Hull](w)
+	b := w.NewCommands()
+	e := b.Spawn()
+	hull.Add(b, e, Hull{HP: 1})
+	hull.Add(b, e, Hull{HP: 2}) // still the spawn: it is made with HP 2
+	hull.Set(b, e, Hull{HP: 3}) // a command of its own
+	w.Apply(b)
+	// Output:
+	// OnAdd 2
+	// OnSet 3
+}

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/weft-engine/weft/ecs"
+import (
+	"errors"
+
+	"github.com/weft-engine/weft/ecs"
+)
 
 // Observer is code that runs when a component is added, set or removed,
 // or an entity that has one despawned (ecs.OnAdd, OnSet, OnRemove,
@@ -16,8 +20,12 @@ import "github.com/weft-engine/weft/ecs"
 // count (ecs/observe.go and ecs/observe_events.go have the model). Its access is checked like a
 // system's: a token it did not declare is refused (WEFT-E001, naming the
 // observer). What it records in o.Commands plays in the same playback.
-// An error or a panic fails only that call (WEFT-E015 in the step's
-// error, naming the observer); the step completes.
+// An error or a panic fails only that call: the step's error has a
+// WEFT-G010 naming the observer, with the WEFT-E015 as its cause; the
+// step completes. Build refuses an observer that observes nothing, and
+// the tokens it could never use (columns, write lookups, on/off states:
+// they need a chunk; a write of a component is a command in
+// o.Commands).
 type Observer interface {
 	Name() string
 	Build(b *ObserverBuilder) error
@@ -87,11 +95,19 @@ func (e *Engine) buildObservers() []error {
 }
 
 // reportObservers adds the playback's observer failures to the step's
-// errors, each naming its observer, in the order they happened.
+// errors, in the order they happened: each a WEFT-G010, as for the other
+// owner-side code of a step (Merge, exclusive and state systems), naming
+// its observer, with the ecs error (WEFT-E015, WEFT-E016) as its cause.
 // Executed only by the owner, after a playback.
 func (e *Engine) reportObservers(rep *ecs.Report) {
 	for _, err := range rep.Observers {
-		e.fail(err)
+		var ee *ecs.Error
+		errors.As(err, &ee)
+		what := "failed"
+		if errors.Is(err, ecs.ErrObserverCascade) {
+			what = "recorded a cascade that was cut"
+		}
+		e.fail(errorf(CodeMerge, ee.System, err, "observer %q %s in step %d", ee.System, what, e.res.time.Step))
 	}
 }
 
