@@ -227,28 +227,61 @@ func WriteEnabled[T any](d *Decl) EnabledWriter[T] {
 	return EnabledWriter[T]{enabledTok{u, enabledOf[T](d.w)}}
 }
 
-// check checks a call through the token from the job of chunk c.
-func (t enabledTok) check(c *Chunk, k kind) {
+// check checks a call through the token from the job of chunk c and
+// reports whether the chunk's table has T (see carries).
+func (t enabledTok) check(c *Chunk, k kind) bool {
 	if t.u == nil {
 		zeroEnabled(k)
 	}
 	t.u.in(c)
+	return t.carries(c)
+}
+
+// carries reports whether the table of chunk c has T. The query must
+// carry T, as a column or a With filter: a row whose entity lacks T is
+// neither on nor off, and over a query that may hold such rows without
+// saying so, On and Each would take them for rows where T is on. So a
+// query that does not carry T is refused with CodeNotInQuery, whatever
+// its tables hold; with T an optional column, a table without it has no
+// rows on and none off. Executed only by the job that owns c.
+func (t enabledTok) carries(c *Chunk) bool {
+	q := c.q
+	for i, col := range q.cols {
+		if col.id == t.b.id {
+			return i < q.nreq || q.tables[c.table].cols[i] != nil
+		}
+	}
+	tp := q.w.types[t.b.id.Index()]
+	if slices.Contains(q.with, tp) {
+		return true
+	}
+	q.w.refuse(errorf(CodeNotInQuery, q.d.name, t.u.typ, "a job of system %q used %s, but %s is not a column of its query, which may then hold entities without it, neither on nor off; pass ecs.Read[%s] to the query's constructor (ecs.Optional of it where some entities lack it), or filter the query with ecs.With[%s]()", q.d.name, t.u.token(), t.u.typ, t.u.typ, t.u.typ))
+	return false
 }
 
 // On is the chunk's rows (0 for its first) whose entity has T on, in row
 // order: a pass that ranges over it skips the rows where T is off. The
 // slice is the chunk's own and holds until the next call of On or Off
 // for the chunk. Words of 64 rows that are all off cost one test.
+//
+// The query must carry T, as a column or a With filter (else every call
+// through the token is refused with CodeNotInQuery); a row whose entity
+// lacks T (T optional, its table without it) is neither on nor off: On,
+// Off, Each and Runs skip it, Enabled reports false, Set refuses it.
 // Executed only by the job that owns c.
 func (t enabledTok) On(c *Chunk) []int {
-	t.check(c, kindReadEnabled)
+	if !t.check(c, kindReadEnabled) {
+		return c.rowBuf()[:0]
+	}
 	return scanRows(c.rowBuf(), t.words(c), c.start, c.end, ^uint64(0))
 }
 
 // Off is the chunk's rows whose entity has T off, in row order, in the
 // same slice as On's. Executed only by the job that owns c.
 func (t enabledTok) Off(c *Chunk) []int {
-	t.check(c, kindReadEnabled)
+	if !t.check(c, kindReadEnabled) {
+		return c.rowBuf()[:0]
+	}
 	return scanRows(c.rowBuf(), t.words(c), c.start, c.end, 0)
 }
 
@@ -288,7 +321,9 @@ func (t enabledTok) Each(c *Chunk) iter.Seq[int] {
 // the off bits of its table for T and the chunk's rows, [lo, hi), in it.
 // Executed only by the job that owns c.
 func (t enabledTok) onWords(c *Chunk) (off []uint64, lo, hi int) {
-	t.check(c, kindReadEnabled)
+	if !t.check(c, kindReadEnabled) {
+		return nil, 0, 0
+	}
 	return t.words(c), c.start, c.end
 }
 
@@ -308,7 +343,9 @@ type Run struct{ Start, End int }
 // and holds until the next call of Runs for the chunk. Executed only by
 // the job that owns c.
 func (t enabledTok) Runs(c *Chunk) []Run {
-	t.check(c, kindReadEnabled)
+	if !t.check(c, kindReadEnabled) {
+		return c.q.runBuf[c.at:c.at]
+	}
 	off, lo, hi := t.words(c), c.start, c.end
 	dst := c.q.runBuf[c.at : c.at+c.Len()]
 	n := 0
@@ -412,16 +449,20 @@ func (q *queryBase) enables() bool {
 // Enabled reports whether the entity of the chunk's row has T on.
 // Executed only by the job that owns c.
 func (t enabledTok) Enabled(c *Chunk, row int) bool {
-	t.check(c, kindReadEnabled)
-	return t.b.on(c.entity(t.u, row).ID())
+	has := t.check(c, kindReadEnabled)
+	e := c.entity(t.u, row)
+	return has && t.b.on(e.ID())
 }
 
 // Set switches T on or off for the entity of the chunk's row. A switch
 // marks the row's block changed for a Changed[T] filter. Executed only by
 // the job that owns c.
 func (w EnabledWriter[T]) Set(c *Chunk, row int, on bool) {
-	w.check(c, kindWriteEnabled)
+	has := w.check(c, kindWriteEnabled)
 	e := c.entity(w.u, row)
+	if !has {
+		c.q.w.refuse(errorf(CodeNotFound, c.q.d.name, w.u.typ, "%s of system %q was given row %d, whose entity has no %s (the optional column's table lacks it); switch only rows that have it, as On, Off, Each and Runs yield them", w.u.token(), c.q.d.name, row, w.u.typ))
+	}
 	if w.b.set(e.ID(), on) {
 		r := c.start + row
 		setBit(&w.words(c)[r>>6], uint32(r&63), on)
@@ -476,7 +517,8 @@ func (q *queryBase) switched(tv *tableVers) {
 }
 
 // SetEnabled switches T on or off for entity e, which must be alive and
-// have T (else CodeNotFound). A switch marks T changed in e's table.
+// have T (else CodeNotFound). A switch marks the block of 64 rows of e's
+// row changed for a Changed[T] filter, as a job's switch does.
 // Executed only by the owner, outside of frames: in setup code or an
 // exclusive system; a system's jobs use an EnabledWriter.
 func SetEnabled[T any](w *World, e ark.Entity, on bool) error {
@@ -492,14 +534,42 @@ func SetEnabled[T any](w *World, e ark.Entity, on bool) error {
 // pass reads them. Executed only by the owner, outside of frames or in
 // playback.
 func (w *World) setEnabled(b *enableBits, e ark.Entity, on bool, tp reflect.Type) error {
-	if err := w.hasComp(e, b.id, tp); err != nil {
+	if err := w.hasComp(e, b.id, tp, "switch"); err != nil {
 		return err
 	}
 	if b.set(e.ID(), on) {
 		w.stale(e)
-		w.touch(e, b.id, false)
+		w.touchRow(e, b.id)
 	}
 	return nil
+}
+
+// touchRow marks component id changed in the block of e's row, as a
+// job's switch does (Chunk.toggled). Where the table's copy of its
+// entities (the last comparison) does not hold e in that row, e moved
+// since, and the whole table is marked: the comparison alone would miss
+// an entity that came back to a row it left. Executed only by the owner,
+// outside of frames or in playback.
+func (w *World) touchRow(e ark.Entity, id ark.ID) {
+	if !w.watched[id.Index()] {
+		return
+	}
+	tv := w.tables[w.tableOf(e)]
+	if tv == nil {
+		return // not compared yet: its first comparison marks every block
+	}
+	st, err := w.arkStateOf()
+	if err != nil {
+		w.touch(e, id, false)
+		return
+	}
+	r := int((*st.index)[e.ID()].row)
+	if r >= len(tv.ents) || tv.ents[r] != e {
+		w.touch(e, id, false)
+		return
+	}
+	w.ticks++
+	tv.col(id).changed.mark(r, r+1, w.ticks)
 }
 
 // playSwitch plays command c, a switch of an enableable component of e,
@@ -527,17 +597,18 @@ func IsEnabled[T any](w *World, e ark.Entity) (bool, error) {
 		return false, w.lockedErr("ecs.IsEnabled")
 	}
 	b := enabledOf[T](w)
-	if err := w.hasComp(e, b.id, reflect.TypeFor[T]()); err != nil {
+	if err := w.hasComp(e, b.id, reflect.TypeFor[T](), "read the state of"); err != nil {
 		return false, err
 	}
 	return b.on(e.ID()), nil
 }
 
 // hasComp refuses with CodeNotFound an entity that is not alive or lacks
-// component id. Executed only by the owner.
-func (w *World) hasComp(e ark.Entity, id ark.ID, tp reflect.Type) error {
+// component id, for what the caller does to it ("switch", "read the
+// state of"). Executed only by the owner.
+func (w *World) hasComp(e ark.Entity, id ark.ID, tp reflect.Type, what string) error {
 	if isPlaceholder(e) || !w.ark.Alive(e) || !w.unsafe.HasUnchecked(e, id) {
-		return errorf(CodeNotFound, "", tp.String(), "entity %v is not alive or has no %v; switch a component of an entity that has it", e, tp)
+		return errorf(CodeNotFound, "", tp.String(), "entity %v is not alive or has no %v; %s %v only of a live entity that has it (w.Entities(comp) yields them)", e, tp, what, tp)
 	}
 	return nil
 }

@@ -464,3 +464,161 @@ func TestEnabledInHashAndDigest(t *testing.T) {
 	require.NoError(t, SetEnabled[pos](w, e, true))
 	require.Equal(t, all, sums())
 }
+
+// A switch by the owner (SetEnabled) or played back from a command marks
+// only the block of 64 rows of the entity's row for a Changed filter, as
+// a switch from a job does, on every batch size.
+func TestChangedSeesAnOwnerSwitch(t *testing.T) {
+	for _, batch := range []int{1, 64, 100} {
+		x := newSwitcher(t, 600)
+		w := x.s.w
+		watch := newWatcher(w, "watch", false)
+		frame := func() []ark.Entity {
+			require.NoError(t, w.BeginFrame())
+			watch.run(t, batch)
+			_, err := w.EndFrame()
+			require.NoError(t, err)
+			return slices.Clone(watch.seen)
+		}
+		frame() // the first frame sees everything
+		ents := entities(w)
+		block := func(e ark.Entity) (out []ark.Entity) { // the entities of e's block of 64 rows of its table
+			at := locations(w)
+			for o, l := range at {
+				if l.table == at[e].table && l.row>>6 == at[e].row>>6 {
+					out = append(out, o)
+				}
+			}
+			return out
+		}
+		for _, k := range []int{3, 100, 130} {
+			require.NoError(t, SetEnabled[pos](w, ents[k], false))
+			seen := frame()
+			require.ElementsMatch(t, block(ents[k]), seen, "batch %d, SetEnabled of entity %d", batch, k)
+			require.Empty(t, frame())
+		}
+		b := w.NewCommands()
+		x.s.posC.SetEnabled(b, ents[200], false)
+		_, err := w.Apply(b)
+		require.NoError(t, err)
+		require.ElementsMatch(t, block(ents[200]), frame(), "batch %d, a played back switch", batch)
+	}
+}
+
+// IsEnabled of an entity without the component says that it reads.
+func TestIsEnabledNotFoundText(t *testing.T) {
+	x := newSwitcher(t, 10)
+	e := entities(x.s.w)[0]
+	b := x.s.w.NewCommands()
+	b.Despawn(e)
+	_, err := x.s.w.Apply(b)
+	require.NoError(t, err)
+	_, err = IsEnabled[pos](x.s.w, e)
+	requireCode(t, CodeNotFound, err)
+	require.Contains(t, err.Error(), "read the state of")
+	require.NotContains(t, err.Error(), "switch")
+}
+
+// A row whose entity lacks T is neither on nor off. With T an optional
+// column, On, Off, Each and Runs skip the rows of a table without it,
+// Enabled reports false and Set refuses them (CodeNotFound); a query that
+// carries T neither as a column nor as a With filter is refused
+// (CodeNotInQuery) by each of them, whatever its tables hold.
+func TestEnabledRowsWithoutT(t *testing.T) {
+	s := newScene(t, 12, Options{}) // every entity has pos; a third has health
+	w := s.w
+	var hurt []ark.Entity
+	for _, e := range entities(w) {
+		if w.unsafe.Has(e, s.hpC.id) {
+			hurt = append(hurt, e)
+		}
+	}
+	require.Len(t, hurt, 4)
+	require.NoError(t, SetEnabled[health](w, hurt[0], false))
+	count := func(d *Decl, q *Query1[pos], on EnabledReader[health]) (n [5]int) {
+		require.NoError(t, d.Err())
+		require.NoError(t, w.BeginFrame())
+		k, err := q.Prepare(64)
+		require.NoError(t, err)
+		for i := range k {
+			c := &q.chunks[i]
+			n[0] += len(on.On(c))
+			n[1] += len(on.Off(c))
+			for range on.Each(c) {
+				n[2]++
+			}
+			for _, r := range on.Runs(c) {
+				n[3] += r.End - r.Start
+			}
+			for r := range c.Len() {
+				if on.Enabled(c, r) {
+					n[4]++
+				}
+			}
+		}
+		_, err = w.EndFrame()
+		require.NoError(t, err)
+		return n
+	}
+	opt := w.System("optional")
+	p, hp := Read[pos](opt), Read[health](opt)
+	oq := NewQuery1(opt, p, Optional(hp))
+	require.Equal(t, [5]int{3, 1, 3, 3, 3}, count(opt, oq, ReadEnabled[health](opt)))
+	with := w.System("with")
+	wq := NewQuery1(with, Read[pos](with), With[health]())
+	require.Equal(t, [5]int{3, 1, 3, 3, 3}, count(with, wq, ReadEnabled[health](with)))
+
+	// Set of a row without health, through an optional column
+	sw := w.System("switch")
+	set := WriteEnabled[health](sw)
+	sq := NewQuery1(sw, Read[pos](sw), Optional(Read[health](sw)))
+	require.NoError(t, w.BeginFrame())
+	k, err := sq.Prepare(64)
+	require.NoError(t, err)
+	var lacking *Chunk
+	for i := range k {
+		if c := &sq.chunks[i]; sq.tables[c.table].cols[1] == nil {
+			lacking = c
+		}
+	}
+	require.NotNil(t, lacking)
+	requirePanicCode(t, CodeNotFound, func() { set.Set(lacking, 0, false) })
+	_, err = w.EndFrame()
+	requireCode(t, CodeNotFound, err)
+
+	// a query without health: every call is refused
+	bare := w.System("bare")
+	on := ReadEnabled[health](bare)
+	bq := NewQuery1(bare, Read[pos](bare))
+	calls := map[string]func(c *Chunk){
+		"On":      func(c *Chunk) { on.On(c) },
+		"Off":     func(c *Chunk) { on.Off(c) },
+		"Runs":    func(c *Chunk) { on.Runs(c) },
+		"Enabled": func(c *Chunk) { on.Enabled(c, 0) },
+		"Each": func(c *Chunk) {
+			for range on.Each(c) {
+			}
+		},
+	}
+	for name, call := range calls {
+		require.NoError(t, w.BeginFrame())
+		k, err := bq.Prepare(64)
+		require.NoError(t, err)
+		for i := range k {
+			requirePanicCode(t, CodeNotInQuery, func() { call(&bq.chunks[i]) })
+		}
+		_, err = w.EndFrame()
+		requireCode(t, CodeNotInQuery, err)
+		require.Contains(t, err.Error(), "ecs.With[health]()", name)
+	}
+}
+
+// requirePanicCode runs f, which must panic with an *Error of code.
+func requirePanicCode(t *testing.T, code Code, f func()) {
+	t.Helper()
+	defer func() {
+		err, _ := recover().(error)
+		requireCode(t, code, err)
+	}()
+	f()
+}

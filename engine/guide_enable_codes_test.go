@@ -14,18 +14,6 @@ func init() {
 	// step runs one step of a system whose job switches Stunned through
 	// tok (its own, or another system's) at row.
 	step := func(foreign bool, row int) error {
-		w := ecs.NewWorld(ecs.Options{})
-		stunned := ecs.NewComponent[Stunned](w)
-		b := w.NewCommands()
-		stunned.Add(b, b.Spawn(), Stunned{})
-		if _, err := w.Apply(b); err != nil {
-			return err
-		}
-		eng, err := engine.New(w, engine.Config{Workers: 0})
-		if err != nil {
-			return err
-		}
-		defer eng.Close()
 		var other ecs.EnabledWriter[Stunned]
 		owner := &toy{name: "owner", build: func(b *engine.Builder) error {
 			other = ecs.WriteEnabled[Stunned](b.Decl())
@@ -44,18 +32,34 @@ func init() {
 			})
 			return nil
 		}, sched: func(f *engine.Frame) error { return f.Run(pass) }}
-		if err := eng.Add(engine.Update, owner); err != nil {
-			return err
-		}
-		if err := eng.Add(engine.Update, user, engine.After("owner")); err != nil {
-			return err
-		}
-		if err := eng.Build(); err != nil {
-			return err
-		}
-		return eng.Tick()
+		return stunStep(owner, user)
+	}
+	// rows runs one step of a system whose job switches off every row of
+	// a query of Impact, with Stunned optional or not in it.
+	rows := func(optional bool) error {
+		var pass *engine.Pass
+		return stunStep(&toy{name: "stun", build: func(b *engine.Builder) error {
+			d := b.Decl()
+			stun := ecs.WriteEnabled[Stunned](d)
+			q := ecs.NewQuery1(d, ecs.Read[Impact](d))
+			if optional {
+				q = ecs.NewQuery1(d, ecs.Read[Impact](d), ecs.Optional(ecs.Read[Stunned](d)))
+			}
+			pass = b.Chunks("stun", q, func(c *ecs.Chunk) {
+				for i := range c.Len() {
+					stun.Set(c, i, false)
+				}
+			})
+			return nil
+		}, sched: func(f *engine.Frame) error { return f.Run(pass) }})
 	}
 	guideClaims = append(guideClaims,
+		guideClaim{"there, every call through the token fails the step with WEFT-E003, whatever the tables hold.", func(t *testing.T) error {
+			return rows(false)
+		}},
+		guideClaim{"and `Set` of one fails the step with WEFT-E011.", func(t *testing.T) error {
+			return rows(true)
+		}},
 		guideClaim{"an entity that is dead or lacks `T` by then is a problem of the playback (WEFT-E006), and the others still apply.", func(t *testing.T) error {
 			w := ecs.NewWorld(ecs.Options{})
 			stunned, impact := ecs.NewComponent[Stunned](w), ecs.NewComponent[Impact](w)
@@ -102,6 +106,39 @@ func init() {
 			return nil
 		}},
 	)
+}
+
+// stunStep runs one step of systems, each after the one before, over a
+// body with Impact and Stunned and a rock with Impact only.
+func stunStep(systems ...*toy) error {
+	w := ecs.NewWorld(ecs.Options{})
+	stunned, impact := ecs.NewComponent[Stunned](w), ecs.NewComponent[Impact](w)
+	b := w.NewCommands()
+	body := b.Spawn()
+	impact.Add(b, body, Impact{})
+	stunned.Add(b, body, Stunned{})
+	impact.Add(b, b.Spawn(), Impact{})
+	if _, err := w.Apply(b); err != nil {
+		return err
+	}
+	eng, err := engine.New(w, engine.Config{Workers: 0})
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	for i, s := range systems {
+		var opts []engine.Option
+		if i > 0 {
+			opts = append(opts, engine.After(systems[i-1].name))
+		}
+		if err := eng.Add(engine.Update, s, opts...); err != nil {
+			return err
+		}
+	}
+	if err := eng.Build(); err != nil {
+		return err
+	}
+	return eng.Tick()
 }
 
 func must2[T any](v T, err error) T {

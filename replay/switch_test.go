@@ -105,7 +105,7 @@ func (m *flagMover) Name() string { return "move" }
 func (m *flagMover) Build(b *engine.Builder) error {
 	d := b.Decl()
 	m.b, m.on = ecs.Write[body](d), ecs.ReadEnabled[flag](d)
-	m.pass = b.Chunks("move", ecs.NewQuery1(d, m.b), func(c *ecs.Chunk) {
+	m.pass = b.Chunks("move", ecs.NewQuery1(d, m.b, ecs.With[flag]()), func(c *ecs.Chunk) {
 		bs := m.b.Column(c)
 		for _, r := range m.on.Runs(c) {
 			for i := r.Start; i < r.End; i++ {
