@@ -148,13 +148,13 @@ func TestStructuralChangeDuringFrame(t *testing.T) {
 	assert.True(t, w.InFrame())
 	_, err := w.Apply(w.NewCommands())
 	assert.ErrorIs(t, err, ErrLocked)
-	assert.Equal(t, "ecs: WEFT-E005: Apply while a frame is in progress (jobs may be in flight); do it before BeginFrame or after EndFrame, or record it in a Commands buffer", err.Error())
+	assert.Equal(t, "ecs: WEFT-E005: Apply while a frame is in progress (jobs may be in flight); with an engine, do it between steps, in a system's Merge or an exclusive system; without one, before World.BeginFrame or after World.EndFrame; or record it in a Commands buffer", err.Error())
 	assert.ErrorIs(t, w.BeginFrame(), ErrLocked)
 	assert.ErrorIs(t, AddResource(w, &struct{ N int }{}), ErrLocked)
 	d := w.System("late")
 	Read[pos](d)
 	assert.ErrorIs(t, d.Err(), ErrLocked)
-	assert.PanicsWithError(t, "ecs: WEFT-E005: registering component ecs.late while a frame is in progress (jobs may be in flight); do it before BeginFrame or after EndFrame, or record it in a Commands buffer", func() {
+	assert.PanicsWithError(t, "ecs: WEFT-E005: registering component ecs.late while a frame is in progress (jobs may be in flight); with an engine, do it between steps, in a system's Merge or an exclusive system; without one, before World.BeginFrame or after World.EndFrame; or record it in a Commands buffer", func() {
 		type late struct{}
 		NewComponent[late](w)
 	})
@@ -218,7 +218,8 @@ func TestFrameAllocs(t *testing.T) {
 }
 
 // A placeholder kept from an earlier playback of the same buffer is
-// refused, not resolved to whatever the new spawns made.
+// refused, not resolved to whatever the new spawns made, and Apply
+// returns the error (not only its report).
 func TestStalePlaceholder(t *testing.T) {
 	w := NewWorld(Options{})
 	b := w.NewCommands()
@@ -228,7 +229,7 @@ func TestStalePlaceholder(t *testing.T) {
 	b.Spawn()
 	b.Despawn(e)
 	r, err := w.Apply(b)
-	require.NoError(t, err)
+	require.ErrorIs(t, err, ErrUnresolved, "a bug in the caller: Apply returns it, as Tick does")
 	require.Len(t, r.Problems, 1)
 	assert.Equal(t, 1, r.Applied)
 	assert.Contains(t, r.Problems[0].Reason, "earlier frame")

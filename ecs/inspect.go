@@ -16,23 +16,28 @@ import (
 // it.
 type Inspection struct {
 	Entity     Entity
-	Components []ComponentValue // in the order of the entity's table
+	Components []ComponentValue // in the order of the entity's table; a relation's link (Link[R]) is in Relations instead
 	Relations  []RelationValue  // by relation kind, in the order declared; kinds it takes no part in are left out
 	Systems    []SystemTouch    // in playback order (the engine's built order)
 }
 
 // RelationValue is an inspected entity's part in one relation kind: its
-// target (the zero entity if it has none) and the entities whose target
-// it is, in the order of their ids.
+// target (the zero entity if it has none) and its link's depth, and the
+// entities whose target it is, in the order of their ids.
 type RelationValue struct {
 	Kind     string
 	Target   Entity
+	Depth    int
 	Children []Entity
 }
 
 // ComponentValue is one component of an inspected entity, its value
-// formatted with %+v.
-type ComponentValue struct{ Name, Value string }
+// formatted with %+v; Off marks an enableable component switched off
+// (enable.go), which queries skip.
+type ComponentValue struct {
+	Name, Value string
+	Off         bool
+}
 
 // SystemTouch is a system that reads or writes components of an
 // inspected entity: through a query that matches the entity (its
@@ -63,32 +68,44 @@ func (w *World) Inspect(e Entity) (Inspection, error) {
 		return Inspection{}, errorf(CodeNotFound, "", "", "World.Inspect of entity %v, which is not alive (despawned, or never spawned)", e)
 	}
 	in := Inspection{Entity: e}
-	ids := w.unsafe.IDs(e)
-	var has [256]bool
-	for i := 0; i < ids.Len(); i++ {
-		id := ids.Get(i)
-		has[id.Index()] = true
-		v := "?" // a type Ark registered without weft (none today)
-		if t := w.types[id.Index()]; t != nil {
-			v = fmt.Sprintf("%+v", reflect.NewAt(t, w.unsafe.GetUnchecked(e, id)).Elem().Interface())
-		}
-		in.Components = append(in.Components, ComponentValue{Name: w.names[id.Index()], Value: v})
-	}
+	has := w.inspectComponents(e, &in)
 	for _, rk := range w.rels {
 		r := RelationValue{Kind: rk.name, Children: slices.Clone(rk.children[e])}
 		if l := w.link(rk, e); l != nil {
-			r.Target = l.target
+			r.Target, r.Depth = l.target, int(l.depth)
 		}
 		if r.Target != (Entity{}) || len(r.Children) > 0 {
 			in.Relations = append(in.Relations, r)
 		}
 	}
 	for _, d := range w.builtOrder() {
-		if t := w.reach(d, &has); len(t.Reads)+len(t.Writes) > 0 {
+		if t := w.reach(d, has); len(t.Reads)+len(t.Writes) > 0 {
 			in.Systems = append(in.Systems, t)
 		}
 	}
 	return in, nil
+}
+
+// inspectComponents fills in.Components with e's components, but for
+// relation links, which Inspect lists as relations, and returns which
+// components e has. Executed only by the owner, in Inspect.
+func (w *World) inspectComponents(e Entity, in *Inspection) *[256]bool {
+	ids := w.unsafe.IDs(e)
+	var has [256]bool
+	for i := 0; i < ids.Len(); i++ {
+		id := ids.Get(i)
+		has[id.Index()] = true
+		if w.relByID[id.Index()] != nil {
+			continue
+		}
+		v := "?" // a type Ark registered without weft (none today)
+		if t := w.types[id.Index()]; t != nil {
+			v = fmt.Sprintf("%+v", reflect.NewAt(t, w.unsafe.GetUnchecked(e, id)).Elem().Interface())
+		}
+		b := w.enabled[id.Index()]
+		in.Components = append(in.Components, ComponentValue{Name: w.names[id.Index()], Value: v, Off: b != nil && !b.on(e.ID())})
+	}
+	return &has
 }
 
 // reach is what d's declared access reaches of an entity whose
@@ -152,11 +169,15 @@ func (w *World) matches(q *queryBase, has *[256]bool) bool {
 func (in Inspection) Lines() []string {
 	lines := []string{fmt.Sprintf("entity %d (generation %d)", in.Entity.ID(), in.Entity.Gen())}
 	for _, c := range in.Components {
-		lines = append(lines, fmt.Sprintf("  %s %s", c.Name, c.Value))
+		off := ""
+		if c.Off {
+			off = " (off)"
+		}
+		lines = append(lines, fmt.Sprintf("  %s %s%s", c.Name, c.Value, off))
 	}
 	for _, r := range in.Relations {
 		if r.Target != (Entity{}) {
-			lines = append(lines, fmt.Sprintf("  %s target: entity %d (generation %d)", r.Kind, r.Target.ID(), r.Target.Gen()))
+			lines = append(lines, fmt.Sprintf("  %s target: entity %d (generation %d), depth %d", r.Kind, r.Target.ID(), r.Target.Gen(), r.Depth))
 		}
 		if len(r.Children) > 0 {
 			ids := make([]string, len(r.Children))

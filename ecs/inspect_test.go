@@ -37,7 +37,7 @@ func TestInspect(t *testing.T) {
 
 	in, err := w.Inspect(hurt)
 	require.NoError(t, err)
-	assert.Equal(t, []ComponentValue{{"pos", "{X:2 Y:0}"}, {"vel", "{DX:-1 DY:1}"}, {"health", "{HP:100}"}}, in.Components)
+	assert.Equal(t, []ComponentValue{{Name: "pos", Value: "{X:2 Y:0}"}, {Name: "vel", Value: "{DX:-1 DY:1}"}, {Name: "health", Value: "{HP:100}"}}, in.Components)
 	assert.Equal(t, []SystemTouch{
 		{System: "integrate", Reads: []string{"vel"}, Writes: []string{"pos"}},
 		{System: "damage", Reads: []string{"pos"}, Writes: []string{"health"}},
@@ -98,4 +98,31 @@ func TestMatching(t *testing.T) {
 	_, err = w.Matching("none", nil)
 	requireCode(t, CodeBadArgument, err)
 	require.Equal(t, []string{"integrate", "damage", "untagged"}, w.QuerySystems())
+}
+
+// An enableable component switched off is shown so: Off in its value,
+// "(off)" in the text; one switched on, or a plain component, is not.
+func TestInspectSwitchedOff(t *testing.T) {
+	w := NewWorld(Options{})
+	pc, hc := NewComponent[pos](w), NewComponent[health](w)
+	b := w.NewCommands()
+	e := b.Spawn()
+	pc.Add(b, e, pos{X: 1})
+	hc.Add(b, e, health{HP: 2})
+	_, err := w.Apply(b)
+	require.NoError(t, err)
+	seq, err := w.Entities()
+	require.NoError(t, err)
+	for x := range seq {
+		e = x
+	}
+	require.NoError(t, SetEnabled[health](w, e, false))
+	in, err := w.Inspect(e)
+	require.NoError(t, err)
+	assert.Equal(t, []ComponentValue{{Name: "pos", Value: "{X:1 Y:0}"}, {Name: "health", Value: "{HP:2}", Off: true}}, in.Components)
+	assert.Equal(t, []string{"entity 2 (generation 0)", "  pos {X:1 Y:0}", "  health {HP:2} (off)", "no system reads or writes it"}, in.Lines())
+	require.NoError(t, SetEnabled[health](w, e, true))
+	in, err = w.Inspect(e)
+	require.NoError(t, err)
+	assert.Equal(t, "  health {HP:2}", in.Lines()[2])
 }

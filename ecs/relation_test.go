@@ -233,9 +233,11 @@ func TestInspectRelations(t *testing.T) {
 	fm := newFamily(t)
 	in, err := fm.w.Inspect(fm.a)
 	require.NoError(t, err)
-	require.Equal(t, []RelationValue{{Kind: "follows", Children: []Entity{fm.f}}, {Kind: "ChildOf", Target: fm.root, Children: []Entity{fm.a1, fm.a2}}}, in.Relations)
+	require.Equal(t, []RelationValue{{Kind: "follows", Children: []Entity{fm.f}}, {Kind: "ChildOf", Target: fm.root, Depth: 1, Children: []Entity{fm.a1, fm.a2}}}, in.Relations)
+	assert.Equal(t, []ComponentValue{{Name: "pos", Value: "{X:1 Y:0}"}}, in.Components, "the link is listed once, as the relation")
 	text := fmt.Sprint(in.Lines())
-	require.Contains(t, text, fmt.Sprintf("ChildOf target: entity %d", fm.root.ID()))
+	assert.NotContains(t, text, "Link[")
+	require.Contains(t, text, fmt.Sprintf("ChildOf target: entity %d (generation 0), depth 1", fm.root.ID()))
 	require.Contains(t, text, fmt.Sprintf("ChildOf children: %d, %d", fm.a1.ID(), fm.a2.ID()))
 }
 

@@ -79,7 +79,7 @@ func TestUnresolvedPlaceholderInValue(t *testing.T) {
 	e := b.Spawn()
 	tc.Add(b, e, target{Of: kept}) // kept is of an earlier playback
 	r, err := w.Apply(b)
-	require.NoError(t, err)
+	require.ErrorIs(t, err, ErrUnresolved)
 	require.Len(t, r.Problems, 1)
 	assert.Equal(t, 2, r.Applied, "the spawn and its add still apply")
 	err = r.Err()
@@ -215,7 +215,7 @@ func TestPlaceholderInSliceIsReported(t *testing.T) {
 		b.Despawn(kept)
 	}
 	r, err = w.Apply(b)
-	require.NoError(t, err)
+	require.ErrorIs(t, err, ErrUnresolved)
 	require.Len(t, r.Problems, 1)
 	assert.Equal(t, CodeUnresolved, r.Problems[0].Code)
 }

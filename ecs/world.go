@@ -134,7 +134,7 @@ func (w *World) InFrame() bool { return w.inFrame }
 
 // lockedErr is the error of a build-time or structural call during a frame.
 func (w *World) lockedErr(what string) *Error {
-	return errorf(CodeLocked, "", "", "%s while a frame is in progress (jobs may be in flight); do it before BeginFrame or after EndFrame, or record it in a Commands buffer", what)
+	return errorf(CodeLocked, "", "", "%s while a frame is in progress (jobs may be in flight); with an engine, do it between steps, in a system's Merge or an exclusive system; without one, before World.BeginFrame or after World.EndFrame; or record it in a Commands buffer", what)
 }
 
 // component registers T with Ark and the safety registry, once.
@@ -270,8 +270,12 @@ func (w *World) EndFrame() (*Report, error) {
 func (w *World) NewCommands() *Commands { return w.newCommands(nil, -1, 0) }
 
 // Apply plays b back now and resets it. The report is valid until the next
-// Apply or EndFrame. During a frame it returns an error with CodeLocked
-// and applies nothing. Executed only by the owner.
+// Apply or EndFrame: it lists the commands skipped (CodeBadCommand, for
+// a dead entity or a missing component, which a game meets in normal
+// play; Report.Err sums them up). The error is what the playback did
+// wrong: Spawn placeholders that did not resolve (Report.Unresolved,
+// CodeUnresolved) and observers' failures. During a frame it returns an
+// error with CodeLocked and applies nothing. Executed only by the owner.
 func (w *World) Apply(b *Commands) (*Report, error) {
 	if w.inFrame {
 		return nil, w.lockedErr("Apply")
@@ -281,7 +285,11 @@ func (w *World) Apply(b *Commands) (*Report, error) {
 	}
 	w.active = append(w.active[:0], b)
 	w.playAll(w.active)
-	return &w.report, errors.Join(w.report.Observers...)
+	err := errors.Join(w.report.Observers...)
+	if u := w.report.Unresolved(); u != nil { // a bug, as in a step (engine WEFT-G009)
+		err = errors.Join(u, err)
+	}
+	return &w.report, err
 }
 
 // refuse records err, found inside a job or a frame, for EndFrame and

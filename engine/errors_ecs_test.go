@@ -100,10 +100,10 @@ func Example_e005() {
 	w := ecsScene()
 	w.BeginFrame()
 	_, err := w.Apply(w.NewCommands())
-	// ecs: WEFT-E005: Apply while a frame is in progress (jobs may be in flight); do it before BeginFrame or after EndFrame, or record it in a Commands buffer
+	// ecs: WEFT-E005: Apply while a frame is in progress (jobs may be in flight); with an engine, do it between steps, in a system's Merge or an exclusive system; without one, before World.BeginFrame or after World.EndFrame; or record it in a Commands buffer
 	fmt.Println(err)
 	w.EndFrame()
-	// Output: ecs: WEFT-E005: Apply while a frame is in progress (jobs may be in flight); do it before BeginFrame or after EndFrame, or record it in a Commands buffer
+	// Output: ecs: WEFT-E005: Apply while a frame is in progress (jobs may be in flight); with an engine, do it between steps, in a system's Merge or an exclusive system; without one, before World.BeginFrame or after World.EndFrame; or record it in a Commands buffer
 }
 
 func Example_e006() {
@@ -151,11 +151,10 @@ func Example_e010() {
 	w.Apply(b)
 	e := b.Spawn()
 	targets.Add(b, e, Target{Of: kept}) // kept belongs to the last playback
-	r, _ := w.Apply(b)
-	err := r.Err()
-	// ecs: WEFT-E010: 1 commands had problems; the first: add of {1 1048576} by system "" (buffer 0, command 1): its Target.Of holds {1 786432}, a Spawn placeholder that no buffer played so far in this playback made: its buffer plays later, played in an earlier frame, or belongs to another world; use a placeholder only in its own buffer and in buffers that play after it in the same frame; the field was set to the zero entity
+	_, err := w.Apply(b)
+	// ecs: WEFT-E010: 1 Spawn placeholders did not resolve; the first: add of {1 1048576} by system "" (buffer 0, command 1): its Target.Of holds {1 786432}, a Spawn placeholder that no buffer played so far in this playback made: its buffer plays later, played in an earlier frame, or belongs to another world; use a placeholder only in its own buffer and in buffers that play after it in the same frame; the field was set to the zero entity
 	fmt.Println(err)
-	// Output: ecs: WEFT-E010: 1 commands had problems; the first: add of {1 1048576} by system "" (buffer 0, command 1): its Target.Of holds {1 786432}, a Spawn placeholder that no buffer played so far in this playback made: its buffer plays later, played in an earlier frame, or belongs to another world; use a placeholder only in its own buffer and in buffers that play after it in the same frame; the field was set to the zero entity
+	// Output: ecs: WEFT-E010: 1 Spawn placeholders did not resolve; the first: add of {1 1048576} by system "" (buffer 0, command 1): its Target.Of holds {1 786432}, a Spawn placeholder that no buffer played so far in this playback made: its buffer plays later, played in an earlier frame, or belongs to another world; use a placeholder only in its own buffer and in buffers that play after it in the same frame; the field was set to the zero entity
 }
 
 func Example_e011() {

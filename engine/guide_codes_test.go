@@ -144,6 +144,26 @@ func chunky(name string, pass func(b *engine.Builder, d *ecs.Decl) func(c *ecs.C
 }
 
 var guideClaims = []guideClaim{
+	{"Its error is what the calling code got wrong: a `Spawn` placeholder that did not resolve (`WEFT-E010`, e.g. one kept from an earlier `Apply`), or an observer's failure. A command skipped because its entity is dead or lacks the component is normal play, not an error: it is in the returned report, `Report.Problems`, which `Report.Err()` sums up (`WEFT-E006`)", func(t *testing.T) error {
+		w := ecs.NewWorld(ecs.Options{})
+		b := w.NewCommands()
+		kept := b.Spawn()
+		if _, err := w.Apply(b); err != nil {
+			return err
+		}
+		b.Despawn(kept) // a placeholder of the last Apply
+		_, stale := w.Apply(b)
+		live, _ := w.Entities()
+		for e := range live {
+			b.Despawn(e)
+			b.Despawn(e) // dead by then: skipped
+		}
+		r, err := w.Apply(b)
+		if err != nil {
+			return err
+		}
+		return errors.Join(stale, r.Err())
+	}},
 	{"refused with `WEFT-G017` and the first stands", func(t *testing.T) error {
 		eng, err := built(t, 1, func(e *engine.Engine) { require.NoError(t, engine.AddState(e, TitleScreen, Playing, PauseMenu)) })
 		require.NoError(t, err)
