@@ -299,7 +299,13 @@ func (t enabledTok) Off(c *Chunk) []int {
 // may switch the row it visits and rows behind it, while a row it
 // switches ahead of itself is seen only from the next 64 (On's slice, taken
 // before the loop, sees none). The chunk is checked when the loop starts.
-// Executed only by the job that owns c.
+//
+// The loop costs nothing only where the iterator is inlined with it: in a
+// method, or in a function literal written where it is given to the
+// query. A literal that a small helper returns is compiled again where
+// the helper is inlined, without inlining into it, and allocates per
+// chunk; such a helper uses Runs or On. Executed only by the job that
+// owns c.
 func (t enabledTok) Each(c *Chunk) iter.Seq[int] {
 	// Small enough to be inlined with its loop, so that the body of the
 	// caller's range loop is not a call per row.
