@@ -122,16 +122,20 @@ type stateMachine interface {
 }
 
 // AddState registers state T with its initial value and the other values
-// it may take, and adds its State[T] resource to the world. A call after
-// Build is refused with WEFT-G007, a second AddState of T with WEFT-G016;
-// a refusal also fails Build. Executed only by the owner, before Build.
+// it may take (the initial value may be among them too), and adds its
+// State[T] resource to the world. A call after Build is refused with
+// WEFT-G007, a second AddState of T or a value listed twice among the
+// others with WEFT-G016; a refusal also fails Build. Executed only by the owner, before Build.
 func AddState[T comparable](e *Engine, initial T, others ...T) error {
 	if e.sched.built || e.sched.tried {
 		return errorf(CodeOrder, "", nil, "AddState[%v] after Build; register every state before Build", reflect.TypeFor[T]())
 	}
 	var err error = errorf(CodeState, "", nil, "AddState[%v] twice; register each state type once, with all its values", reflect.TypeFor[T]())
-	values := append([]T{initial}, others...)
-	if dup, ok := firstRepeat(values); ok {
+	values := slices.Clone(others) // the initial value may be among them: AddState(e, v, A, B, C)
+	if !slices.Contains(others, initial) {
+		values = append([]T{initial}, others...)
+	}
+	if dup, ok := firstRepeat(others); ok {
 		err = errorf(CodeState, "", nil, "AddState[%v] lists %v twice; list each value of the state once", reflect.TypeFor[T](), dup)
 	} else if machineOf[T](e) == nil {
 		m := &machine[T]{values: values}

@@ -254,6 +254,8 @@ func TestStateSetOnACopy(t *testing.T) {
 	assert.Equal(t, title, st.Current())
 
 	e = newEngine(t, world(t, 1), engine.Config{})
+	require.NoError(t, engine.AddState(e, title, title, playing), "the initial value may be among the others")
+	e = newEngine(t, world(t, 1), engine.Config{})
 	err = engine.AddState(e, title, playing, playing)
 	assert.ErrorIs(t, err, engine.ErrState)
 	assert.Contains(t, err.Error(), "lists playing twice")
