@@ -62,6 +62,8 @@ func (w *World) Inspect(e Entity) (Inspection, error) {
 	switch {
 	case w.inFrame:
 		return Inspection{}, w.lockedErr("World.Inspect")
+	case w.observing != nil:
+		return Inspection{}, w.observerReach("World.Inspect")
 	case isPlaceholder(e):
 		return Inspection{}, errorf(CodeUnresolved, "", "", "World.Inspect of %v, a Spawn placeholder: its buffer has not played yet; inspect it after the playback", e)
 	case !w.ark.Alive(e):
@@ -216,6 +218,9 @@ func (w *World) Matching(system string, dst []Entity) ([]Entity, error) {
 	if w.inFrame {
 		return dst, w.lockedErr("World.Matching")
 	}
+	if w.observing != nil {
+		return dst, w.observerReach("World.Matching")
+	}
 	i := slices.IndexFunc(w.decls, func(d *Decl) bool { return d.name == system })
 	if i < 0 {
 		return dst, errorf(CodeBadArgument, system, "", "World.Matching(%q): no system has that name; give a name that QuerySystems lists", system)
@@ -257,4 +262,11 @@ func (w *World) builtOrder() []*Decl {
 	decls := slices.Clone(w.decls)
 	slices.SortStableFunc(decls, func(a, b *Decl) int { return cmp.Compare(a.order, b.order) })
 	return decls
+}
+
+// observerReach is the refusal of an owner call that reads the whole
+// world (what) from an observer, which reads only what it declared.
+// Executed only by the owner, while playback calls an observer.
+func (w *World) observerReach(what string) error {
+	return errorf(CodeUndeclared, w.observing.name, "", "observer %q called %s, which reads every component of the world, more than the observer declared; read through the tokens it declares (ecs.ReadLookup, ecs.ReadRelation), or inspect between steps", w.observing.name, what)
 }

@@ -136,3 +136,35 @@ func TestObserverChunkTokensRefused(t *testing.T) {
 	Write[pos](d)
 	assert.EqualError(t, d.Err(), `ecs: WEFT-E007: Writer[pos] declared by observer "writer": an observer has no chunk to use it with; a write of a component from an observer is a command: record it in Observed.Commands (ecs.NewComponent[pos](b.World()).Set(ev.Commands, e, v)), and read it with ecs.ReadLookup[pos](d)`)
 }
+
+// Inspect and Matching read every component of the world, more than an
+// observer declares: from an observer they are refused (CodeUndeclared,
+// naming it), as ecs.Get is.
+func TestObserverCannotInspect(t *testing.T) {
+	w := NewWorld(Options{})
+	hc := NewComponent[health](w)
+	w.System("sys")
+	var errs []error
+	d := w.Observer("nosy", func(ev Observed) error {
+		_, err := w.Inspect(ev.Entity)
+		_, err2 := w.Matching("sys", nil)
+		errs = append(errs, err, err2)
+		return nil
+	})
+	Observe[health](d, OnAdd)
+	require.NoError(t, d.Err())
+	b := w.NewCommands()
+	hc.Add(b, b.Spawn(), health{1})
+	_, err := w.Apply(b)
+	require.NoError(t, err)
+	require.Len(t, errs, 2)
+	for _, err := range errs {
+		assert.ErrorIs(t, err, ErrUndeclared)
+		assert.Contains(t, err.Error(), `observer "nosy" called World.`)
+	}
+	e := must(w.Entities(hc))
+	for e := range e {
+		_, err := w.Inspect(e) // between playbacks: fine
+		require.NoError(t, err)
+	}
+}
