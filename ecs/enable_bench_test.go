@@ -203,3 +203,63 @@ func enabledHeavy(rp Reader[pos], rv Writer[vel], on EnabledReader[pos]) map[str
 		},
 	}
 }
+
+// BenchmarkEnabledPlain is BenchmarkEnabled's pass without weft: plain
+// Go slices of the same 100,000 rows, every row ("all") or the on rows of
+// "half" through an index of them built before the timer starts
+// ("index": no cost of finding them at all), with the same kernels. It
+// bounds what any way of skipping off rows can gain with each kernel.
+func BenchmarkEnabledPlain(b *testing.B) {
+	p, v := make([]pos, changedEntities), make([]vel, changedEntities)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var on []int32
+	for i := range p {
+		p[i] = pos{X: float64(i)}
+		if !halfRandom(i, rng) {
+			on = append(on, int32(i))
+		}
+	}
+	for name, pass := range map[string]func(){
+		"cheap/all":        func() { plainCheap(p, v) },
+		"cheap/half/index": func() { plainCheapAt(p, v, on) },
+		"heavy/all":        func() { plainHeavy(p, v) },
+		"heavy/half/index": func() { plainHeavyAt(p, v, on) },
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				pass()
+			}
+		})
+	}
+}
+
+// The plain passes, each a loop of its own, kept out of line as
+// BenchmarkEnabled's bodies are.
+
+//go:noinline
+func plainCheap(p []pos, v []vel) {
+	for i := range p {
+		v[i].DX = p[i].X * 0.5
+	}
+}
+
+//go:noinline
+func plainCheapAt(p []pos, v []vel, on []int32) {
+	for _, i := range on {
+		v[i].DX = p[i].X * 0.5
+	}
+}
+
+//go:noinline
+func plainHeavy(p []pos, v []vel) {
+	for i := range p {
+		v[i].DX = heavyKernel(p[i].X)
+	}
+}
+
+//go:noinline
+func plainHeavyAt(p []pos, v []vel, on []int32) {
+	for _, i := range on {
+		v[i].DX = heavyKernel(p[i].X)
+	}
+}
