@@ -171,6 +171,9 @@ func (e *Engine) Close() error {
 		return err
 	}
 	defer e.busy.Store(false)
+	for _, m := range e.sched.states { // their State resources' Set ends with the engine
+		m.forget()
+	}
 	if e.run.pool == nil {
 		return nil
 	}

@@ -106,7 +106,7 @@ func (e *Engine) buildExplain() *Explain {
 		x.Edges = e.syncEdges(x.Edges, seg)
 	}
 	for _, en := range e.sched.obs {
-		s := ExplainSystem{Name: en.name, Stage: "observer", Commands: true, Observes: en.decl.Glue(glue.Seal{}).Observes()}
+		s := ExplainSystem{Name: en.name, Stage: "observer", Commands: true, Observes: slices.Clone(en.decl.Glue(glue.Seal{}).Observes())}
 		x.Observers = append(x.Observers, e.explainAccess(s, en))
 	}
 	for _, en := range e.sched.par {
@@ -128,7 +128,8 @@ func (e *Engine) explainSystem(en *entry) ExplainSystem {
 	return e.explainAccess(s, en)
 }
 
-// explainAccess adds en's declared access to s.
+// explainAccess adds en's declared access to s. Executed only by the
+// owner, in Explain.
 func (e *Engine) explainAccess(s ExplainSystem, en *entry) ExplainSystem {
 	if en.decl == nil {
 		return s

@@ -102,7 +102,10 @@ func (e *Engine) buildObservers() []error {
 func (e *Engine) reportObservers(rep *ecs.Report) {
 	for _, err := range rep.Observers {
 		var ee *ecs.Error
-		errors.As(err, &ee)
+		if !errors.As(err, &ee) {
+			e.fail(errorf(CodeMerge, "", err, "an observer failed in step %d", e.res.time.Step))
+			continue
+		}
 		what := "failed"
 		if errors.Is(err, ecs.ErrObserverCascade) {
 			what = "recorded a cascade that was cut"

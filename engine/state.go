@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -63,12 +64,12 @@ func (s *State[T]) Next() (T, bool) { return s.next, s.pending }
 // steps, an exclusive or state system, a system that declared
 // ecs.WriteRes[State[T]].
 func (s *State[T]) Set(v T) error {
-	m := homeOf(s)
+	values, home := homeOf(s)
 	switch {
-	case m == nil:
-		return errorf(CodeState, "", nil, "State[%v].Set(%v) on a copy of the state, which changes nothing: request a transition through the resource itself, from ecs.WriteRes[engine.State[%[1]v]] (Get or In) or engine.StateOf; a ReadRes token's Get is a copy, for reading", reflect.TypeFor[T](), v)
-	case !slices.Contains(m.values, v):
-		return m.unknown(fmt.Sprintf("State[%v].Set(%v)", reflect.TypeFor[T](), v), "", v)
+	case !home:
+		return errorf(CodeState, "", nil, "State[%v].Set(%v) on a copy of the state (or after its engine's Close), which changes nothing: request a transition through the resource itself, from ecs.WriteRes[engine.State[%[1]v]] (Get or In) or engine.StateOf; a ReadRes token's Get is a copy, for reading", reflect.TypeFor[T](), v)
+	case !slices.Contains(values, v):
+		return unknownValue(values, fmt.Sprintf("State[%v].Set(%v)", reflect.TypeFor[T](), v), "", v)
 	case s.pending && s.next != v:
 		return errorf(CodeStateConflict, "", nil, "State[%v].Set(%v): a transition to %v is already requested for the next step; request one value per step (decide between them in one system, or order the requesting systems and check Next first)", reflect.TypeFor[T](), v, s.next)
 	case !s.pending && v == s.cur:
@@ -79,20 +80,38 @@ func (s *State[T]) Set(v T) error {
 }
 
 // homes maps each State resource that AddState added, by weak pointer,
-// to its machine: Set finds its values there, and refuses anything else.
-// A weak key keeps no discarded world alive. Any goroutine (Set runs on
-// the owner, or in a system's Merge or single job).
-var homes sync.Map // weak.Pointer[State[T]] → *machine[T]
+// to its values: Set checks a request against them, and refuses a State
+// the map lacks (a copy). A value holds nothing of the world, so an entry
+// keeps no world alive; it goes at the engine's Close, or once the
+// resource is collected (a cleanup; the runtime may keep an object of a
+// few bytes, such as a State of a byte-sized T, until the block it shares
+// goes). Any goroutine (Set runs on the owner, or in a system's Merge or
+// single job); sync.Map orders the accesses.
+var homes sync.Map // weak.Pointer[State[T]] → []T
 
-// homeOf is the machine of s, nil if s is not a State resource of a world.
-func homeOf[T comparable](s *State[T]) *machine[T] {
+// homeOf is the values of s's state, and false if s is not a State
+// resource of a world with a running engine. Any goroutine, as Set.
+func homeOf[T comparable](s *State[T]) ([]T, bool) {
 	if s == nil {
-		return nil
+		return nil, false
 	}
-	m, _ := homes.Load(weak.Make(s))
-	mm, _ := m.(*machine[T])
-	return mm
+	v, ok := homes.Load(weak.Make(s))
+	values, _ := v.([]T)
+	return values, ok
 }
+
+// addHome registers st, the State resource of m, in homes until m's
+// engine closes or st is collected. Executed only by the owner, in
+// AddState.
+func (m *machine[T]) addHome(st *State[T]) {
+	m.home = weak.Make(st)
+	homes.Store(m.home, slices.Clone(m.values))
+	runtime.AddCleanup(st, func(k weak.Pointer[State[T]]) { homes.Delete(k) }, m.home)
+}
+
+// forget removes m's State resource from homes. Executed only by the
+// owner, in Engine.Close.
+func (m *machine[T]) forget() { homes.Delete(m.home) }
 
 // Scoped is a component that ties an entity to a value of state T: it is
 // despawned when the state leaves that value.
@@ -101,6 +120,7 @@ type Scoped[T comparable] struct{ In T }
 // machine is a registered state, as the engine keeps it.
 type machine[T comparable] struct {
 	values []T
+	home   weak.Pointer[State[T]] // its State resource, the key of homes
 	res    ark.Resource[State[T]]
 	hooks  []stateHook[T] // in registration order
 	scoped ark.Filter1[Scoped[T]]
@@ -119,6 +139,7 @@ type stateHook[T comparable] struct {
 type stateMachine interface {
 	apply(e *Engine)
 	scopedType() reflect.Type
+	forget()
 }
 
 // AddState registers state T with its initial value and the other values
@@ -142,7 +163,7 @@ func AddState[T comparable](e *Engine, initial T, others ...T) error {
 		st := &State[T]{cur: initial}
 		err = ecs.AddResource(e.world, st)
 		if err == nil {
-			homes.Store(weak.Make(st), m)
+			m.addHome(st)
 			m.res = ark.NewResource[State[T]](e.world.Ark())
 			ecs.NewComponent[Scoped[T]](e.world) // registered the weft way before Ark's filter sees it
 			m.scoped = *ark.NewFilter1[Scoped[T]](e.world.Ark())
@@ -222,7 +243,12 @@ func hookMachine[T comparable](e *Engine, h stateHook[T]) (*machine[T], error) {
 
 // unknown is the WEFT-G016 error of a value that AddState did not register.
 func (m *machine[T]) unknown(what, system string, v T) error {
-	return errorf(CodeState, system, nil, "%s: %v is not a value of state %v (registered: %v); add it to AddState, or fix the value", what, v, reflect.TypeFor[T](), m.values)
+	return unknownValue(m.values, what, system, v)
+}
+
+// unknownValue is the WEFT-G016 error of v, which is not among values.
+func unknownValue[T comparable](values []T, what, system string, v T) error {
+	return errorf(CodeState, system, nil, "%s: %v is not a value of state %v (registered: %v); add it to AddState, or fix the value", what, v, reflect.TypeFor[T](), values)
 }
 
 // machineOf is the registered state T, or nil.

@@ -3,7 +3,9 @@ package engine_test
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"testing"
+	"weak"
 
 	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/assert"
@@ -326,4 +328,26 @@ func TestStateSnapshotAndSave(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, playing, next)
 	assert.Equal(t, []string{"1 enter playing", "1 enter playing"}, log, "the restored clock runs step 1 again")
+}
+
+// A state's registration keeps no world alive: a world with a state whose
+// engine closed is collected like any other.
+func TestStateKeepsNoWorldAlive(t *testing.T) {
+	gone := func() weak.Pointer[ecs.World] {
+		w := world(t, 10)
+		e, err := engine.New(w, engine.Config{Workers: 1})
+		require.NoError(t, err)
+		require.NoError(t, engine.AddState(e, title, playing))
+		require.NoError(t, e.Build())
+		require.NoError(t, e.Tick())
+		st, err := engine.StateOf[mode](w)
+		require.NoError(t, err)
+		require.NoError(t, e.Close())
+		assert.ErrorIs(t, st.Set(playing), engine.ErrState, "after Close the state takes no request")
+		return weak.Make(w)
+	}()
+	for range 5 {
+		runtime.GC()
+	}
+	assert.True(t, gone.Value() == nil, "the world is still reachable after its engine closed")
 }
