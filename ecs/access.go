@@ -90,11 +90,16 @@ func (d *Decl) Decls() []safety.Decl { return d.decls }
 
 // Err returns the problems found while declaring (tokens from another
 // system, declarations during a frame, resources the world does not have
-// yet), joined; nil if there were none.
+// yet, an observer of events that no system emits), joined; nil if there
+// were none. Call it after every system's declarations, as the engine's
+// Build does for an observer.
 func (d *Decl) Err() error {
 	errs := slices.Clip(d.err)
 	if d.obs != nil && len(d.obs.observes) == 0 {
 		errs = append(errs, errorf(CodeBadArgument, d.name, "", "observer %q observes nothing, so nothing would call it; in its Build call ecs.Observe[T](b.Decl(), trigger) or ecs.ObserveEvent[T](b.Decl())", d.name))
+	}
+	if d.obs != nil {
+		errs = append(errs, d.obs.unheard()...)
 	}
 	for _, r := range d.res {
 		if !r.has() {

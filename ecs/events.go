@@ -54,6 +54,7 @@ type eventStream interface {
 	decode(fe fileEvents) (any, error)
 	eventType() reflect.Type
 	observe(w *World, seg int) // observe_events.go
+	emitted() bool
 }
 
 // part is what one writer emitted in one step.
@@ -75,7 +76,7 @@ func streamOf[T any](w *World) *stream[T] {
 	if s, ok := w.streams[tp]; ok {
 		return s.(*stream[T])
 	}
-	key, err := w.reg.Register("events " + tp.Name())
+	key, err := w.reg.Register("events " + typeName(tp))
 	if err != nil {
 		panic(err)
 	}

@@ -86,8 +86,9 @@ type observer struct {
 	d        *Decl
 	fn       func(Observed) error
 	bufs     [2]*Commands
-	rec      int      // the buffer it records into; the other plays
-	observes []string // "OnDespawn Hull", in declaration order, for Explain
+	rec      int           // the buffer it records into; the other plays
+	observes []string      // "OnDespawn Hull", in declaration order, for Explain
+	events   []eventStream // the event types it observes (ObserveEvent)
 }
 
 // observers are the world's observers, made when the first one observes
@@ -127,7 +128,8 @@ func (w *World) Observer(name string, fn func(Observed) error) *Decl {
 }
 
 // Observe declares that d's observer is called on t of component T.
-// An observer may observe several. A Decl of a system is refused
+// An observer may observe several, each once: a repeat, which would be
+// one more call per change, and a Decl of a system are refused
 // (CodeBadArgument). Executed only by the owner, at build time.
 func Observe[T any](d *Decl, t Trigger) {
 	typ := reflect.TypeFor[T]().String()
@@ -142,6 +144,10 @@ func Observe[T any](d *Decl, t Trigger) {
 	}
 	id := component[T](d.w).id
 	o := d.w.observers(d)
+	if o.declared(d.obs, t, id) {
+		d.fail(errorf(CodeBadArgument, d.name, typ, "ecs.Observe[%s](%v) of observer %q is already declared: each declaration is one more call per change, so declare each component and trigger once", typ, t, d.name))
+		return
+	}
 	d.obs.observes = append(d.obs.observes, t.String()+" "+d.w.names[id.Index()])
 	switch t {
 	case OnDespawn:
@@ -153,9 +159,18 @@ func Observe[T any](d *Decl, t Trigger) {
 	o.on[t][id.Index()] = append(o.on[t][id.Index()], d.obs)
 }
 
+// declared reports whether observer x already observes t of component
+// id. Executed only by the owner, at build time.
+func (o *observers) declared(x *observer, t Trigger, id ark.ID) bool {
+	if t == OnDespawn {
+		return slices.Contains(o.despawn, observed{x, id})
+	}
+	return slices.Contains(o.on[t][id.Index()], x)
+}
+
 // mustObserver panics with CodeBadArgument if d is not an observer's
 // Decl: what (a call) is for observers only; fix says what a system
-// does instead.
+// does instead. Executed only by the owner, at build time.
 func mustObserver(d *Decl, what, typ, fix string) {
 	if d != nil && d.obs != nil {
 		return
@@ -240,18 +255,31 @@ func (w *World) notifyDespawn(e ark.Entity) {
 	}
 }
 
-// call runs observer o on (t, e, id), with the seam's checks made
-// against it, and records its failure in the playback's report.
-// Executed only by the owner, in playback.
+// call runs observer o on (t, e, id). Executed only by the owner, in
+// playback.
 func (w *World) call(o *observer, t Trigger, e ark.Entity, id ark.ID) {
-	if err := w.callObserver(o, Observed{Trigger: t, Entity: e, Component: w.names[id.Index()], Commands: o.bufs[o.rec]}); err != nil {
-		w.report.Observers = append(w.report.Observers, &Error{Code: CodeObserver, System: o.d.name, Component: w.names[id.Index()], Err: err,
-			Msg: fmt.Sprintf("observer %q failed on %v of %s of entity %v: %v", o.d.name, t, w.names[id.Index()], e, err)})
-	}
+	w.callObserver(o, Observed{Trigger: t, Entity: e, Component: w.names[id.Index()], Commands: o.bufs[o.rec]})
 }
 
-// callObserver calls o's fn, recovering a panic into its error.
-func (w *World) callObserver(o *observer, ev Observed) (err error) {
+// callObserver runs observer o on ev, with the seam's checks made against
+// it, and records its failure (CodeObserver) in the playback's report.
+// Executed only by the owner, in playback.
+func (w *World) callObserver(o *observer, ev Observed) {
+	err := w.runObserver(o, ev)
+	if err == nil {
+		return
+	}
+	on := fmt.Sprintf("%v of %s of entity %v", ev.Trigger, ev.Component, ev.Entity)
+	if ev.Trigger == OnEvent {
+		on = "an event " + ev.Component
+	}
+	w.report.Observers = append(w.report.Observers, &Error{Code: CodeObserver, System: o.d.name, Component: ev.Component, Err: err,
+		Msg: fmt.Sprintf("observer %q failed on %s: %v", o.d.name, on, err)})
+}
+
+// runObserver calls o's fn, recovering a panic into its error. Executed
+// only by the owner, in playback.
+func (w *World) runObserver(o *observer, ev Observed) (err error) {
 	w.report.Observed++
 	prev := w.observing
 	w.observing = o.d

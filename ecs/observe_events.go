@@ -1,8 +1,8 @@
 package ecs
 
 import (
-	"fmt"
 	"reflect"
+	"slices"
 	"unsafe"
 )
 
@@ -34,8 +34,9 @@ import (
 
 // ObserveEvent declares that d's observer is called once per event of
 // type T (Trigger OnEvent), which EventOf[T] gives it. A Decl of a
-// system is refused (CodeBadArgument). Executed only by the owner, at
-// build time.
+// system, a repeat (one more call per event) and, in Decl.Err, a type
+// that no system emits are refused (CodeBadArgument). Executed only by
+// the owner, at build time.
 func ObserveEvent[T any](d *Decl) {
 	typ := reflect.TypeFor[T]().String()
 	mustObserver(d, "ecs.ObserveEvent["+typ+"]", typ, "a system reads events with ecs.ReadEvents")
@@ -44,9 +45,39 @@ func ObserveEvent[T any](d *Decl) {
 		return
 	}
 	d.w.observers(d)
-	d.obs.observes = append(d.obs.observes, OnEvent.String()+" "+reflect.TypeFor[T]().Name()) // as Explain names the stream
 	s := streamOf[T](d.w)
+	if slices.Contains(s.obs, d.obs) {
+		d.fail(errorf(CodeBadArgument, d.name, typ, "ecs.ObserveEvent[%s] of observer %q is already declared: each declaration is one more call per event, so declare each event type once", typ, d.name))
+		return
+	}
+	d.obs.observes = append(d.obs.observes, OnEvent.String()+" "+typeName(reflect.TypeFor[T]())) // as Explain names the stream
+	d.obs.events = append(d.obs.events, s)
 	s.obs = append(s.obs, d.obs)
+}
+
+// typeName is tp's name, or, for a type without one (struct{...},
+// []int), its literal.
+func typeName(tp reflect.Type) string {
+	if n := tp.Name(); n != "" {
+		return n
+	}
+	return tp.String()
+}
+
+// unheard are the refusals of o's event types that no system emits:
+// nothing would call it for them. Every emitter is declared in a
+// system's Build, and the engine builds observers after every system, so
+// by o's Decl.Err the writers are known. Executed only by the owner, at
+// build time, after the systems' declarations.
+func (o *observer) unheard() []error {
+	var errs []error
+	for _, s := range o.events {
+		if !s.emitted() {
+			typ := s.eventType().String()
+			errs = append(errs, errorf(CodeBadArgument, o.d.name, typ, "observer %q observes events %s, which no system emits, so nothing would call it for them; declare ecs.Emit[%[2]s](b.Decl()) in the Build of the system that makes them, or drop the ecs.ObserveEvent[%[2]s]", o.d.name, typ))
+		}
+	}
+	return errs
 }
 
 // EventOf is the event of an OnEvent call, and whether it is one of type
@@ -100,10 +131,12 @@ func (s *stream[T]) observe(w *World, seg int) {
 func (s *stream[T]) call(w *World, ev *T) {
 	tp := reflect.TypeFor[T]()
 	for _, o := range s.obs {
-		err := w.callObserver(o, Observed{Trigger: OnEvent, Component: tp.String(), Commands: o.bufs[o.rec], event: unsafe.Pointer(ev), eventType: tp})
-		if err != nil {
-			w.report.Observers = append(w.report.Observers, &Error{Code: CodeObserver, System: o.d.name, Component: tp.String(), Err: err,
-				Msg: fmt.Sprintf("observer %q failed on an event %v: %v", o.d.name, tp, err)})
-		}
+		w.callObserver(o, Observed{Trigger: OnEvent, Component: tp.String(), Commands: o.bufs[o.rec], event: unsafe.Pointer(ev), eventType: tp})
 	}
+}
+
+// emitted reports whether a system (not a refused observer) declared
+// that it emits s's events. Executed only by the owner, at build time.
+func (s *stream[T]) emitted() bool {
+	return slices.ContainsFunc(s.writers, func(e *emitState[T]) bool { return e.d.obs == nil })
 }

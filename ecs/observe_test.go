@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/internal/glue"
 )
 
 // A world driven by hand calls its observers in Apply: per command, in
@@ -167,4 +169,64 @@ func TestObserverCannotInspect(t *testing.T) {
 		_, err := w.Inspect(e) // between playbacks: fine
 		require.NoError(t, err)
 	}
+}
+
+// Declaring the same observation twice is refused on the Decl (each
+// would be one more call per change or event), and the observer is
+// still called once.
+func TestObserveTwiceRefused(t *testing.T) {
+	type shot struct{ N int }
+	w := NewWorld(Options{})
+	hc := NewComponent[health](w)
+	Emit[shot](w.System("guns"))
+	calls := 0
+	d := w.Observer("twice", func(Observed) error { calls++; return nil })
+	Observe[health](d, OnDespawn)
+	Observe[health](d, OnDespawn)
+	Observe[health](d, OnSet)
+	Observe[health](d, OnSet)
+	ObserveEvent[shot](d)
+	ObserveEvent[shot](d)
+	err := d.Err()
+	require.ErrorIs(t, err, ErrBadArgument)
+	assert.Contains(t, err.Error(), `ecs.Observe[ecs.health](OnDespawn) of observer "twice" is already declared: each declaration is one more call per change, so declare each component and trigger once`)
+	assert.Contains(t, err.Error(), `ecs.Observe[ecs.health](OnSet) of observer "twice" is already declared`)
+	assert.Contains(t, err.Error(), `ecs.ObserveEvent[ecs.shot] of observer "twice" is already declared: each declaration is one more call per event, so declare each event type once`)
+	b := w.NewCommands()
+	e := b.Spawn()
+	hc.Add(b, e, health{1})
+	hc.Set(b, e, health{2})
+	b.Despawn(e)
+	_, err = w.Apply(b)
+	require.NoError(t, err)
+	assert.Equal(t, 2, calls, "one OnSet and one OnDespawn")
+}
+
+// An observer of an event type that no system emits would never be
+// called: its Decl's Err refuses it, once every system has declared
+// (an observer's Emit, itself refused, does not count).
+func TestObserveEventNobodyEmits(t *testing.T) {
+	type alpha struct{ N int }
+	w := NewWorld(Options{})
+	d := w.Observer("orphan", func(Observed) error { return nil })
+	ObserveEvent[alpha](d)
+	err := d.Err()
+	require.ErrorIs(t, err, ErrBadArgument)
+	assert.EqualError(t, err, `ecs: WEFT-E007: observer "orphan" observes events ecs.alpha, which no system emits, so nothing would call it for them; declare ecs.Emit[ecs.alpha](b.Decl()) in the Build of the system that makes them, or drop the ecs.ObserveEvent[ecs.alpha]`)
+	Emit[alpha](d)
+	assert.Contains(t, d.Err().Error(), `observer "orphan" observes events ecs.alpha, which no system emits`)
+	Emit[alpha](w.System("maker"))
+	assert.NotContains(t, d.Err().Error(), "which no system emits")
+}
+
+// An observed event type without a name (a struct literal) is named by
+// its literal in what the observer observes, and in the stream's key.
+func TestObserveEventUnnamedType(t *testing.T) {
+	w := NewWorld(Options{})
+	Emit[struct{ N int }](w.System("maker"))
+	d := w.Observer("plain", func(Observed) error { return nil })
+	ObserveEvent[struct{ N int }](d)
+	require.NoError(t, d.Err())
+	assert.Equal(t, []string{"OnEvent struct { N int }"}, d.Glue(glue.Seal{}).Observes())
+	assert.Contains(t, w.Registry().Name(streamOf[struct{ N int }](w).key), "events struct { N int }")
 }

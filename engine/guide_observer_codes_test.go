@@ -74,29 +74,17 @@ func init() {
 			}))
 		}},
 		guideClaim{"An observer is called with an entity, never a chunk: declaring what only a chunk job uses (`ecs.Read`, `ecs.Write`, `ecs.WriteLookup`, `ecs.ReadEnabled`, `ecs.WriteEnabled`, a query) fails Build with `WEFT-G002`, its cause a `WEFT-E007` naming the observer and saying what to use instead, and so does an observer that observes nothing", func(t *testing.T) error {
-			var errs []error
-			for _, declare := range []func(d *ecs.Decl){
+			return refusedAtBuild(
 				func(d *ecs.Decl) { ecs.Write[Hull](d); ecs.Observe[Hull](d, ecs.OnAdd) },
 				func(d *ecs.Decl) { ecs.ReadLookup[Hull](d) },
-			} {
-				eng, err := engine.New(ecs.NewWorld(ecs.Options{}), engine.Config{})
-				if err != nil {
-					return err
-				}
-				defer eng.Close()
-				if err := eng.AddObserver(&watcher{name: "odd", build: func(b *engine.ObserverBuilder) error {
-					declare(b.Decl())
-					return nil
-				}}); err != nil {
-					return err
-				}
-				err = eng.Build()
-				if !errors.Is(err, engine.ErrBuild) || !errors.Is(err, ecs.ErrBadArgument) {
-					return errors.Join(errors.New("want G002 over E007"), err)
-				}
-				errs = append(errs, err)
-			}
-			return errs[0]
+			)
+		}},
+		guideClaim{"Declaring one `ecs.Observe[T](d, trigger)` or `ecs.ObserveEvent[T](d)` twice fails Build with `WEFT-G002` over a `WEFT-E007` saying it is already declared (each would be one more call per change or event), and so does observing events of a type that no system emits", func(t *testing.T) error {
+			return refusedAtBuild(
+				func(d *ecs.Decl) { ecs.Observe[Hull](d, ecs.OnAdd); ecs.Observe[Hull](d, ecs.OnAdd) },
+				func(d *ecs.Decl) { ecs.ObserveEvent[Shot](d); ecs.ObserveEvent[Shot](d) },
+				func(d *ecs.Decl) { ecs.ObserveEvent[Tracer](d) },
+			)
 		}},
 		guideClaim{"An observer that returns an error or panics fails that call only: the step's error has a `WEFT-G010` naming it, whose cause is a `WEFT-E015` (the panic's stack in its `*engine.Panic`), as for a failing `Merge`, and playback and the next step go on.", func(t *testing.T) error {
 			return step(func(ecs.Component[Hull], ecs.LookupReader[Hull], *ecs.World, ecs.Observed) error { panic("bent") })
@@ -123,4 +111,33 @@ func init() {
 			})
 		}},
 	)
+}
+
+// refusedAtBuild builds, for each declare, an engine with Guns (which
+// emits Shot) and an observer whose Build runs declare; each Build must
+// fail with WEFT-G002 over WEFT-E007. It returns the first error.
+func refusedAtBuild(declares ...func(d *ecs.Decl)) error {
+	var errs []error
+	for _, declare := range declares {
+		eng, err := engine.New(ecs.NewWorld(ecs.Options{}), engine.Config{})
+		if err != nil {
+			return err
+		}
+		defer eng.Close()
+		if err := eng.Add(engine.Update, &Guns{}); err != nil {
+			return err
+		}
+		if err := eng.AddObserver(&watcher{name: "odd", build: func(b *engine.ObserverBuilder) error {
+			declare(b.Decl())
+			return nil
+		}}); err != nil {
+			return err
+		}
+		err = eng.Build()
+		if !errors.Is(err, engine.ErrBuild) || !errors.Is(err, ecs.ErrBadArgument) {
+			return errors.Join(errors.New("want G002 over E007"), err)
+		}
+		errs = append(errs, err)
+	}
+	return errs[0]
 }

@@ -181,3 +181,46 @@ func TestObserverExplain(t *testing.T) {
 	require.NoError(t, e.Build())
 	assert.Contains(t, e.Explain().String(), "  1. pings [observer commands] observes OnEvent ping;\n")
 }
+
+// Build refuses an observer that declares an observation twice (each
+// would be one more call per change or event) and one of an event type
+// that no system emits (nothing would call it), each a WEFT-G002 naming
+// the observer over a WEFT-E007; an emitter of any stage, added before
+// or after the observer, is known when the observer is checked.
+func TestEventObserverBuildRefusals(t *testing.T) {
+	observer := func(name string, declare func(d *ecs.Decl)) *watcher {
+		return &watcher{name: name, build: func(b *engine.ObserverBuilder) error {
+			declare(b.Decl())
+			return nil
+		}, observe: func(ecs.Observed) error { return nil }}
+	}
+	e := newEngine(t, world(t, 3), engine.Config{})
+	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
+	require.NoError(t, e.AddObserver(observer("twice", func(d *ecs.Decl) {
+		ecs.ObserveEvent[ping](d)
+		ecs.ObserveEvent[ping](d)
+		ecs.Observe[Mark](d, ecs.OnDespawn)
+		ecs.Observe[Mark](d, ecs.OnDespawn)
+	})))
+	err := e.Build()
+	require.ErrorIs(t, err, engine.ErrBuild)
+	require.ErrorIs(t, err, ecs.ErrBadArgument)
+	assert.Contains(t, err.Error(), `ecs.ObserveEvent[engine_test.ping] of observer "twice" is already declared`)
+	assert.Contains(t, err.Error(), `ecs.Observe[engine_test.Mark](OnDespawn) of observer "twice" is already declared`)
+	var ee *engine.Error
+	require.ErrorAs(t, err, &ee)
+	assert.Equal(t, "twice", ee.System)
+
+	e = newEngine(t, world(t, 3), engine.Config{})
+	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
+	require.NoError(t, e.AddObserver(observer("orphan", func(d *ecs.Decl) { ecs.ObserveEvent[Mark](d) })))
+	err = e.Build()
+	require.ErrorIs(t, err, engine.ErrBuild)
+	require.ErrorIs(t, err, ecs.ErrBadArgument)
+	assert.Contains(t, err.Error(), `observer "orphan" observes events engine_test.Mark, which no system emits, so nothing would call it for them; declare ecs.Emit[engine_test.Mark](b.Decl()) in the Build of the system that makes them`)
+
+	e = newEngine(t, world(t, 3), engine.Config{})
+	require.NoError(t, e.AddObserver(observer("late", func(d *ecs.Decl) { ecs.ObserveEvent[ping](d) })))
+	require.NoError(t, e.Add(engine.PostUpdate, emitter("w", 1)))
+	require.NoError(t, e.Build())
+}
