@@ -16,6 +16,8 @@ type Report struct {
 	// Observers are the observers' failures (CodeObserver) and a cut
 	// cascade (CodeObserverCascade), in the order met.
 	Observers []error
+
+	pb *playback // the world's playback state, for Spawned
 }
 
 // Problem is a command that could not be applied as recorded: it was
@@ -40,6 +42,36 @@ func (r *Report) reset() {
 	r.Observers = r.Observers[:0]
 }
 
+// Spawned is the entity that e, a Spawn placeholder of a buffer that
+// this report's playback played, became; e itself if it is not a
+// placeholder. A placeholder that no buffer of the playback made (one
+// of another buffer, of an earlier playback, past the first 262142
+// spawns of its buffer) is CodeUnresolved. The entity is the one its
+// spawn made, even if a later command of the playback despawned it.
+// The report is the world's and answers for its last playback: ask
+// after World.Apply, before the world's next playback (Apply or step).
+// Executed only by the owner.
+func (r *Report) Spawned(e Entity) (Entity, error) {
+	if !isPlaceholder(e) {
+		return e, nil
+	}
+	if r.pb != nil && r.pb.b == nil { // after the playback, not inside one
+		if got, why := r.pb.resolve(e); why == "" {
+			return got, nil
+		}
+	}
+	return Entity{}, errorf(CodeUnresolved, "", "", "Report.Spawned(%v): no buffer of the report's playback spawned it (the placeholder of another buffer, or of a buffer played before the world's last playback); ask the report of the World.Apply that played its buffer, before the world's next Apply or step", e)
+}
+
+// by names who recorded the problem's command: a system, an observer, or
+// the owner (a World.NewCommands buffer, played by World.Apply).
+func (p Problem) by() string {
+	if p.System == "" {
+		return "the owner (a World.NewCommands buffer)"
+	}
+	return fmt.Sprintf("system %q", p.System)
+}
+
 // Err is an *Error summarising the problems, with the first one's code,
 // or nil.
 func (r *Report) Err() error {
@@ -49,12 +81,12 @@ func (r *Report) Err() error {
 	p := r.Problems[0]
 	if p.Code == CodeUnresolved {
 		return &Error{Code: p.Code, System: p.System, Msg: fmt.Sprintf(
-			"%d commands had problems; the first: %s of %v by system %q (buffer %d, command %d): %s",
-			len(r.Problems), p.Op, p.Entity, p.System, p.Chunk, p.Seq, p.Reason)}
+			"%d commands had problems; the first: %s of %v by %s (buffer %d, command %d): %s",
+			len(r.Problems), p.Op, p.Entity, p.by(), p.Chunk, p.Seq, p.Reason)}
 	}
 	return &Error{Code: CodeBadCommand, System: p.System, Msg: fmt.Sprintf(
-		"%d commands were skipped; the first: %s of %v by system %q (buffer %d, command %d): %s; record commands only for entities that are alive when the buffer plays, and check components with the previous frame's state",
-		len(r.Problems), p.Op, p.Entity, p.System, p.Chunk, p.Seq, p.Reason)}
+		"%d commands were skipped; the first: %s of %v by %s (buffer %d, command %d): %s; record commands only for entities that are alive when the buffer plays, and check components with the previous frame's state",
+		len(r.Problems), p.Op, p.Entity, p.by(), p.Chunk, p.Seq, p.Reason)}
 }
 
 // Unresolved is an *Error (CodeUnresolved) summarising the problems of
@@ -76,8 +108,8 @@ func (r *Report) Unresolved() error {
 	}
 	p := r.Problems[first]
 	return &Error{Code: p.Code, System: p.System, Msg: fmt.Sprintf(
-		"%d Spawn placeholders did not resolve; the first: %s of %v by system %q (buffer %d, command %d): %s",
-		n, p.Op, p.Entity, p.System, p.Chunk, p.Seq, p.Reason)}
+		"%d Spawn placeholders did not resolve; the first: %s of %v by %s (buffer %d, command %d): %s",
+		n, p.Op, p.Entity, p.by(), p.Chunk, p.Seq, p.Reason)}
 }
 
 // playback is the state of one playback (EndFrame or Apply): the
@@ -110,6 +142,7 @@ func (w *World) playAll(bufs []*Commands) {
 	p := &w.pb
 	w.report.reset()
 	p.r, p.spawned = &w.report, p.spawned[:0]
+	w.report.pb = p
 	if p.played == nil {
 		p.played = map[uint32]span{}
 	}
@@ -367,8 +400,9 @@ func (w *World) spawn(b *Commands, i int) int {
 }
 
 // resolve maps a placeholder to the entity its spawn made, in the buffer
-// playing or in one played before it in this playback; it returns why not
-// if it cannot. Any other entity is itself. Executed only by the owner.
+// playing or in one played before it in this playback (after it, in one
+// it played: Report.Spawned); it returns why not if it cannot. Any other
+// entity is itself. Executed only by the owner.
 func (p *playback) resolve(e ark.Entity) (ark.Entity, string) {
 	if !isPlaceholder(e) {
 		return e, ""
@@ -378,7 +412,7 @@ func (p *playback) resolve(e ark.Entity) (ark.Entity, string) {
 		return e, fmt.Sprintf("the placeholder of a spawn past the first %d of its buffer; spread the spawns over more buffers (jobs or chunks)", maxSpawns-2)
 	}
 	s := span{p.off, len(p.spawned) - p.off}
-	if tag != p.b.tag {
+	if p.b == nil || tag != p.b.tag { // after the playback (Report.Spawned): only played buffers
 		s = p.played[tag] // the zero span if its buffer has not played
 	}
 	switch {

@@ -152,9 +152,9 @@ func Example_e010() {
 	e := b.Spawn()
 	targets.Add(b, e, Target{Of: kept}) // kept belongs to the last playback
 	_, err := w.Apply(b)
-	// ecs: WEFT-E010: 1 Spawn placeholders did not resolve; the first: add of {1 1048576} by system "" (buffer 0, command 1): its Target.Of holds {1 786432}, a Spawn placeholder that no buffer played so far in this playback made: its buffer plays later, played in an earlier frame, or belongs to another world; use a placeholder only in its own buffer and in buffers that play after it in the same frame; the field was set to the zero entity
+	// ecs: WEFT-E010: 1 Spawn placeholders did not resolve; the first: add of {1 1048576} by the owner (a World.NewCommands buffer) (buffer 0, command 1): its Target.Of holds {1 786432}, a Spawn placeholder that no buffer played so far in this playback made: its buffer plays later, played in an earlier frame, or belongs to another world; use a placeholder only in its own buffer and in buffers that play after it in the same frame; the field was set to the zero entity
 	fmt.Println(err)
-	// Output: ecs: WEFT-E010: 1 Spawn placeholders did not resolve; the first: add of {1 1048576} by system "" (buffer 0, command 1): its Target.Of holds {1 786432}, a Spawn placeholder that no buffer played so far in this playback made: its buffer plays later, played in an earlier frame, or belongs to another world; use a placeholder only in its own buffer and in buffers that play after it in the same frame; the field was set to the zero entity
+	// Output: ecs: WEFT-E010: 1 Spawn placeholders did not resolve; the first: add of {1 1048576} by the owner (a World.NewCommands buffer) (buffer 0, command 1): its Target.Of holds {1 786432}, a Spawn placeholder that no buffer played so far in this playback made: its buffer plays later, played in an earlier frame, or belongs to another world; use a placeholder only in its own buffer and in buffers that play after it in the same frame; the field was set to the zero entity
 }
 
 func Example_e011() {

@@ -164,6 +164,25 @@ var guideClaims = []guideClaim{
 		}
 		return errors.Join(stale, r.Err())
 	}},
+	{"The entity it became is `rep.Spawned(p)`, asked of the report that the `Apply` returned: it answers for the world's last playback, so ask before the next `Apply` or step; a placeholder that this playback did not make (of another buffer, or kept from an earlier `Apply`) answers `WEFT-E010`.", func(t *testing.T) error {
+		w := ecs.NewWorld(ecs.Options{})
+		b := w.NewCommands()
+		p := b.Spawn()
+		rep, err := w.Apply(b)
+		if err != nil {
+			return err
+		}
+		e, err := rep.Spawned(p)
+		if err != nil || !w.Ark().Alive(e) {
+			return errors.Join(errors.New("Spawned right after Apply should give the live entity"), err)
+		}
+		rep, err = w.Apply(w.NewCommands())
+		if err != nil {
+			return err
+		}
+		_, err = rep.Spawned(p) // kept from an earlier Apply
+		return err
+	}},
 	{"refused with `WEFT-G017` and the first stands", func(t *testing.T) error {
 		eng, err := built(t, 1, func(e *engine.Engine) { require.NoError(t, engine.AddState(e, TitleScreen, Playing, PauseMenu)) })
 		require.NoError(t, err)

@@ -62,8 +62,10 @@ func Example_relations() {
 		world.Add(b, e, transform.World{})
 		return e
 	}
+	var ships []ecs.Entity // placeholders, until the Apply
 	for _, hp := range []int{50, 10} {
 		ship := body(hp, transform.Local{X: float64(hp), Scale: 2})
+		ships = append(ships, ship)
 		turret := body(1, transform.Local{Y: 1, Scale: 1})
 		if err := ecs.Relate[ecs.ChildOf](b, turret, ship); err != nil { // the turret moves with its ship
 			panic(err)
@@ -72,7 +74,12 @@ func Example_relations() {
 			panic(err)
 		}
 	}
-	if _, err := w.Apply(b); err != nil {
+	rep, err := w.Apply(b)
+	if err != nil {
+		panic(err)
+	}
+	strong, err := rep.Spawned(ships[0]) // the entity the first ship became, armor 50
+	if err != nil {
 		panic(err)
 	}
 	eng, err := engine.New(w, engine.Config{Workers: 2})
@@ -102,11 +109,7 @@ func Example_relations() {
 		fmt.Println("escorting:", w.Count(ecs.NewComponent[ecs.Link[Escorts]](w)), "entities:", w.Count())
 	}
 	report()
-	ships, _ := w.Entities(ecs.NewComponent[transform.Local](w))
-	for ship := range ships { // the first ship, armor 50
-		b.Despawn(ship)
-		break
-	}
+	b.Despawn(strong)
 	if _, err := w.Apply(b); err != nil {
 		panic(err)
 	}
