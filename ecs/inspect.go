@@ -33,7 +33,9 @@ type RelationValue struct {
 
 // ComponentValue is one component of an inspected entity, its value
 // formatted with %+v; Off marks an enableable component switched off
-// (enable.go), which queries skip.
+// (enable.go): its value is kept, and passes that visit rows through
+// Each, On or Runs skip it, but its column still has the row, so a pass
+// that ranges over the column visits it.
 type ComponentValue struct {
 	Name, Value string
 	Off         bool

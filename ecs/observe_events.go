@@ -20,11 +20,17 @@ import (
 // World.Apply and a world without an engine observe no event.
 //
 // Order: the event streams in the order the world first met their
-// types, then, within a stream, the writers in built order, each in the
-// stream's order (owner events first, then its queries and chunks in
-// order, the sequence within a chunk), then, for one event, the
-// observers in registration order: the same on every worker count and
-// batch size.
+// types (streamOf: the first Emit, ReadEvents or ObserveEvent of each,
+// in the order the declarations ran; in an engine, the systems' Builds
+// by stage and order added, then the observers'), then, within a
+// stream, the writers in built order, each in the stream's order (owner
+// events first, then its queries and chunks in order, the sequence
+// within a chunk), then, for one event, the observers in registration
+// order: the same on every worker count and batch size.
+//
+// A step whose chunk job failed still observes what was emitted: the
+// other chunks of the pass ran, and the failed chunk's buffer holds the
+// events emitted before its panic.
 //
 // An observer's commands play in the same playback, after the frame's
 // buffers, as a component observer's do. An observer does not emit

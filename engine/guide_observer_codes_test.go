@@ -4,6 +4,8 @@ package engine_test
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/weft-engine/weft/ecs"
@@ -86,6 +88,24 @@ func init() {
 				func(d *ecs.Decl) { ecs.ObserveEvent[Tracer](d) },
 			)
 		}},
+		guideClaim{"A step whose chunk job panics (`WEFT-G009`) still observes its events: the other chunks of the failing pass all ran, and the failing chunk's events emitted before its panic are observed, those it would have emitted after are not.", func(t *testing.T) error {
+			var want []int // of 12 ships in chunks of 4, the one at 5 panics after its shot
+			for x := range 12 {
+				if x < 6 || x >= 8 {
+					want = append(want, x)
+				}
+			}
+			for _, workers := range []int{0, 2} {
+				seen, err := failedShots(workers, 4)
+				if !slices.Equal(seen, want) {
+					return fmt.Errorf("W%d: observed the shots of %v, want %v", workers, seen, want)
+				}
+				if workers == 2 {
+					return err
+				}
+			}
+			return nil
+		}},
 		guideClaim{"An observer that returns an error or panics fails that call only: the step's error has a `WEFT-G010` naming it, whose cause is a `WEFT-E015` (the panic's stack in its `*engine.Panic`), as for a failing `Merge`, and playback and the next step go on.", func(t *testing.T) error {
 			return step(func(ecs.Component[Hull], ecs.LookupReader[Hull], *ecs.World, ecs.Observed) error { panic("bent") })
 		}},
@@ -140,4 +160,57 @@ func refusedAtBuild(declares ...func(d *ecs.Decl)) error {
 		errs = append(errs, err)
 	}
 	return errs[0]
+}
+
+// failedShots runs one step of 12 ships whose guns' chunk job panics at
+// the ship at X 5 after it fires, with an observer of Shot, and returns
+// the X of the shots observed, sorted, and the step's error.
+func failedShots(workers, batch int) ([]int, error) {
+	w := ecs.NewWorld(ecs.Options{})
+	hull := ecs.NewComponent[Hull](w)
+	b := w.NewCommands()
+	for x := range 12 {
+		hull.Add(b, b.Spawn(), Hull{X: x, HP: 1})
+	}
+	if _, err := w.Apply(b); err != nil {
+		return nil, err
+	}
+	eng, err := engine.New(w, engine.Config{Workers: workers, Batch: batch})
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+	var pass *engine.Pass
+	if err := eng.Add(engine.Update, &toy{name: "guns", build: func(b *engine.Builder) error {
+		d := b.Decl()
+		h, shot := ecs.Read[Hull](d), ecs.Emit[Shot](d)
+		pass = b.Chunks("fire", ecs.NewQuery1(d, h), func(c *ecs.Chunk) {
+			for _, s := range h.Column(c) {
+				shot.Emit(c, Shot{X: s.X})
+				if s.X == 5 {
+					panic("jammed")
+				}
+			}
+		})
+		return nil
+	}, sched: func(f *engine.Frame) error { return f.Run(pass) }}); err != nil {
+		return nil, err
+	}
+	var seen []int
+	if err := eng.AddObserver(&watcher{name: "count", build: func(b *engine.ObserverBuilder) error {
+		ecs.ObserveEvent[Shot](b.Decl())
+		return nil
+	}, observe: func(ev ecs.Observed) error {
+		s, _ := ecs.EventOf[Shot](ev)
+		seen = append(seen, s.X)
+		return nil
+	}}); err != nil {
+		return nil, err
+	}
+	if err := eng.Build(); err != nil {
+		return nil, err
+	}
+	err = eng.Tick()
+	slices.Sort(seen)
+	return seen, err
 }

@@ -2,6 +2,8 @@ package engine_test
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -223,4 +225,80 @@ func TestEventObserverBuildRefusals(t *testing.T) {
 	require.NoError(t, e.AddObserver(observer("late", func(d *ecs.Decl) { ecs.ObserveEvent[ping](d) })))
 	require.NoError(t, e.Add(engine.PostUpdate, emitter("w", 1)))
 	require.NoError(t, e.Build())
+}
+
+type (
+	evA struct{ N int }
+	evB struct{ N int }
+	evC struct{ N int }
+)
+
+// evSys is a system that declares events with declare, which returns
+// what its Schedule emits, added to stage with opts.
+type evSys struct {
+	stage   engine.Stage
+	name    string
+	declare func(d *ecs.Decl) func()
+	opts    []engine.Option
+}
+
+func emits[T any](v T) func(d *ecs.Decl) func() {
+	return func(d *ecs.Decl) func() {
+		em := ecs.Emit[T](d)
+		return func() { em.EmitOwner(v) }
+	}
+}
+
+func reads[T any](d *ecs.Decl) func() { ecs.ReadEvents[T](d); return func() {} }
+
+// typeOrder adds the systems in order, with an observer of evA, evB and
+// evC, runs one step and returns the event types in the order observed.
+func typeOrder(t *testing.T, systems ...evSys) []string {
+	e := newEngine(t, world(t, 1), engine.Config{Workers: 2})
+	for _, s := range systems {
+		var emit func()
+		require.NoError(t, e.Add(s.stage, &toy{name: s.name, build: func(b *engine.Builder) error {
+			emit = s.declare(b.Decl())
+			return nil
+		}, sched: func(*engine.Frame) error { emit(); return nil }}, s.opts...))
+	}
+	var got []string
+	require.NoError(t, e.AddObserver(&watcher{name: "all", build: func(b *engine.ObserverBuilder) error {
+		ecs.ObserveEvent[evC](b.Decl())
+		ecs.ObserveEvent[evB](b.Decl())
+		ecs.ObserveEvent[evA](b.Decl())
+		return nil
+	}, observe: func(ev ecs.Observed) error {
+		got = append(got, strings.TrimPrefix(ev.Component, "engine_test."))
+		return nil
+	}}))
+	require.NoError(t, e.Build())
+	require.NoError(t, e.Tick())
+	return got
+}
+
+// Event types are observed in the order the world first met them: the
+// first declaration of each, as Build runs the systems' Builds (by
+// stage, then in the order added, whatever Before/After say), then the
+// observers'. The guide says so.
+func TestEventTypeOrder(t *testing.T) {
+	doc, err := os.ReadFile("../docs/writing-a-system.md")
+	require.NoError(t, err)
+	assert.Contains(t, spaces.ReplaceAllString(string(doc), " "), "The world meets a type at its first declaration (`ecs.Emit`, `ecs.ReadEvents` or `ecs.ObserveEvent`), in the order `Build` runs the Builds: the systems' by stage, within a stage in the order added (not the built order: `engine.Before` and `engine.After` do not change it), then the observers'.")
+	assert.Equal(t, []string{"evB", "evA", "evC"}, typeOrder(t,
+		evSys{engine.Update, "b", emits(evB{}), nil},
+		evSys{engine.Update, "a", emits(evA{}), nil},
+		evSys{engine.Update, "c", emits(evC{}), nil},
+	), "in the order added")
+	assert.Equal(t, []string{"evA", "evC", "evB"}, typeOrder(t,
+		evSys{engine.PostUpdate, "b", emits(evB{}), nil},
+		evSys{engine.Update, "a", emits(evA{}), nil},
+		evSys{engine.Update, "c", emits(evC{}), []engine.Option{engine.Before("a")}},
+	), "by stage, then in the order added, not built")
+	assert.Equal(t, []string{"evC", "evA", "evB"}, typeOrder(t,
+		evSys{engine.Update, "a", emits(evA{}), nil},
+		evSys{engine.PreUpdate, "r", reads[evC], nil},
+		evSys{engine.Update, "b", emits(evB{}), nil},
+		evSys{engine.PostUpdate, "c", emits(evC{}), nil},
+	), "a reader's declaration meets the type too")
 }
