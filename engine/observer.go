@@ -17,15 +17,16 @@ import (
 // event: in playback order (an event at the playback that ends its
 // writer's segment, before that playback's commands), and for one
 // change or event in the order of AddObserver, the same on every worker
-// count (ecs/observe.go and ecs/observe_events.go have the model). Its access is checked like a
-// system's: a token it did not declare is refused (WEFT-E001, naming the
+// count (ecs/observe.go and ecs/observe_events.go have the model). Its
+// access is checked like a system's: a token it did not declare is refused (WEFT-E001, naming the
 // observer). What it records in o.Commands plays in the same playback.
 // An error or a panic fails only that call: the step's error has a
 // WEFT-G010 naming the observer, with the WEFT-E015 as its cause; the
-// step completes. Build refuses an observer that observes nothing, and
-// the tokens it could never use (columns, write lookups, on/off states:
-// they need a chunk; a write of a component is a command in
-// o.Commands).
+// step completes. Build refuses an observer that observes nothing, one
+// that declares an observation twice, one of an event type that no
+// system emits, and the tokens it could never use (columns, write
+// lookups, on/off states: they need a chunk; a write of a component is a
+// command in o.Commands).
 type Observer interface {
 	Name() string
 	Build(b *ObserverBuilder) error
