@@ -44,23 +44,29 @@ func (r *Report) reset() {
 
 // Spawned is the entity that e, a Spawn placeholder of a buffer that
 // this report's playback played, became; e itself if it is not a
-// placeholder. A placeholder that no buffer of the playback made (one
-// of another buffer, of an earlier playback, past the first 262142
-// spawns of its buffer) is CodeUnresolved. The entity is the one its
-// spawn made, even if a later command of the playback despawned it.
-// The report is the world's and answers for its last playback: ask
-// after World.Apply, before the world's next playback (Apply or step).
+// placeholder. The entity is the one its spawn made, even if a later
+// command of the playback despawned it. The report is the world's and
+// answers for its last playback: ask after World.Apply, before the
+// world's next playback (Apply or step) and before a Restore or Load,
+// which forget it. A placeholder that no buffer of the playback made is
+// CodeUnresolved, as is a call from inside a playback (an observer).
+// A placeholder names its buffer by a tag of 14 bits, which buffers
+// reuse: one kept from an older buffer or taken from another world may
+// carry the tag of a buffer this playback played, and then names that
+// buffer's spawn; ask with the placeholders of the buffers just applied.
 // Executed only by the owner.
 func (r *Report) Spawned(e Entity) (Entity, error) {
-	if !isPlaceholder(e) {
+	switch {
+	case !isPlaceholder(e):
 		return e, nil
-	}
-	if r.pb != nil && r.pb.b == nil { // after the playback, not inside one
+	case r.pb != nil && r.pb.b != nil:
+		return Entity{}, errorf(CodeUnresolved, "", "", "Report.Spawned(%v) during a playback (from an observer): its spawns are not all made yet; ask after World.Apply returns, or record what needs the entity in Observed.Commands, where the placeholder resolves", e)
+	case r.pb != nil:
 		if got, why := r.pb.resolve(e); why == "" {
 			return got, nil
 		}
 	}
-	return Entity{}, errorf(CodeUnresolved, "", "", "Report.Spawned(%v): no buffer of the report's playback spawned it (the placeholder of another buffer, or of a buffer played before the world's last playback); ask the report of the World.Apply that played its buffer, before the world's next Apply or step", e)
+	return Entity{}, errorf(CodeUnresolved, "", "", "Report.Spawned(%v): no buffer of the report's playback spawned it (the placeholder of another buffer, or of a buffer played before the world's last playback, Restore or Load); ask the report of the World.Apply that played its buffer, before the world's next Apply, step, Restore or Load", e)
 }
 
 // by names who recorded the problem's command: a system, an observer, or
@@ -130,6 +136,14 @@ type playback struct {
 	b       *Commands // the buffer playing
 	off     int       // its first spawn in spawned
 	i       int       // the command playing
+}
+
+// forget drops what the last playback spawned, so that Report.Spawned
+// answers for none of it. Executed only by the owner, in Restore (and
+// Load, which restores).
+func (p *playback) forget() {
+	clear(p.played)
+	p.spawned = p.spawned[:0]
 }
 
 // span is a played buffer's spawns in playback.spawned; n < 0 marks a tag

@@ -10,8 +10,9 @@ import (
 
 // Report.Spawned gives the entity a placeholder became in the report's
 // playback, from any buffer it played (an observer's too); an entity
-// that is not a placeholder is itself; a placeholder of another buffer,
-// of another world or of a playback before the last is CodeUnresolved.
+// that is not a placeholder is itself; a placeholder of another buffer
+// (of this world, or of another whose tags differ from the buffers
+// played) or of a playback before the last is CodeUnresolved.
 func TestReportSpawned(t *testing.T) {
 	w := NewWorld(Options{})
 	hc := NewComponent[health](w)
@@ -67,6 +68,50 @@ func TestReportSpawned(t *testing.T) {
 	require.ErrorIs(t, err, ErrUnresolved, "the report answers for the world's last playback")
 	_, err = (&Report{}).Spawned(phs[0])
 	require.ErrorIs(t, err, ErrUnresolved)
+}
+
+// A Restore (and so a Load) forgets the last playback: the report's
+// placeholders answer CodeUnresolved, not an entity of the restored
+// world that happens to have the same id; and an observer asking during
+// the playback is told to ask after it.
+func TestReportSpawnedAfterRestore(t *testing.T) {
+	w := NewWorld(Options{})
+	hc := NewComponent[health](w)
+	var s0, s1 Snapshot
+	require.NoError(t, w.Snapshot(&s0))
+	b := w.NewCommands()
+	hc.Add(b, b.Spawn(), health{HP: 10})
+	_, err := w.Apply(b)
+	require.NoError(t, err)
+	require.NoError(t, w.Snapshot(&s1))
+	require.NoError(t, w.Restore(&s0))
+	b = w.NewCommands()
+	y := b.Spawn()
+	hc.Add(b, y, health{HP: 20})
+	rep, err := w.Apply(b)
+	require.NoError(t, err)
+	got, err := rep.Spawned(y)
+	require.NoError(t, err)
+	h, err := Get[health](w, got)
+	require.NoError(t, err)
+	assert.Equal(t, 20, h.HP)
+	require.NoError(t, w.Restore(&s1))
+	_, err = rep.Spawned(y)
+	require.ErrorIs(t, err, ErrUnresolved, "after the Restore, y names nothing of this world")
+
+	var during error
+	d := w.Observer("asker", func(ev Observed) error {
+		_, during = rep.Spawned(y)
+		return nil
+	})
+	Observe[health](d, OnAdd)
+	require.NoError(t, d.Err())
+	b = w.NewCommands()
+	hc.Add(b, b.Spawn(), health{HP: 1})
+	rep, err = w.Apply(b)
+	require.NoError(t, err)
+	require.ErrorIs(t, during, ErrUnresolved)
+	assert.Contains(t, during.Error(), "during a playback")
 }
 
 // A skipped command of the owner's own buffer names the owner, not a

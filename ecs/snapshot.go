@@ -240,6 +240,7 @@ func (w *World) Restore(src *Snapshot) error {
 	}
 	w.ticks, w.moves, w.tags = src.ticks, src.moves, src.tags
 	w.rebuildRelations()
+	w.pb.forget() // the restored world never had the last playback's spawns
 	return nil
 }
 

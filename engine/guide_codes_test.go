@@ -164,7 +164,7 @@ var guideClaims = []guideClaim{
 		}
 		return errors.Join(stale, r.Err())
 	}},
-	{"The entity it became is `rep.Spawned(p)`, asked of the report that the `Apply` returned: it answers for the world's last playback, so ask before the next `Apply` or step; a placeholder that this playback did not make (of another buffer, or kept from an earlier `Apply`) answers `WEFT-E010`.", func(t *testing.T) error {
+	{"The entity it became is `rep.Spawned(p)`, asked of the report that the `Apply` returned: it answers for the world's last playback, so ask before the next `Apply`, step, `Restore` or `Load`; a placeholder that this playback did not make (of another buffer, or kept from an earlier `Apply`) answers `WEFT-E010`.", func(t *testing.T) error {
 		w := ecs.NewWorld(ecs.Options{})
 		b := w.NewCommands()
 		p := b.Spawn()

@@ -62,7 +62,7 @@ func Example_relations() {
 		world.Add(b, e, transform.World{})
 		return e
 	}
-	var ships []ecs.Entity // placeholders, until the Apply
+	var ships []ecs.Entity // placeholders; rep.Spawned gives their entities
 	for _, hp := range []int{50, 10} {
 		ship := body(hp, transform.Local{X: float64(hp), Scale: 2})
 		ships = append(ships, ship)
