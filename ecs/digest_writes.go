@@ -2,6 +2,7 @@ package ecs
 
 import (
 	"reflect"
+	"slices"
 	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
@@ -94,18 +95,20 @@ func (g declGlue) DigestMerged() {
 // resourceRow is the digest part of resource t's value, kept under
 // DigestCapture; 0 if the world has no such resource.
 func (w *World) resourceRow(d *Decl, t reflect.Type) uint64 {
-	for i := range w.resList {
-		r := &w.resList[i]
-		if r.typ != t {
-			continue
-		}
-		s := r.lay.rowSum(resourceKey0+uint64(i), ark.ID{}, r.ptr)
-		if w.digests == DigestCapture && d != nil {
-			d.keep(ark.Entity{}, t.String(), t, r.ptr, s)
-		}
-		return s
+	if i := slices.IndexFunc(w.resList, func(r resourceCopy) bool { return r.typ == t }); i >= 0 {
+		return w.resourceRowAt(d, i)
 	}
 	return 0
+}
+
+// resourceRowAt is resourceRow of the i-th resource of w.resList.
+func (w *World) resourceRowAt(d *Decl, i int) uint64 {
+	r := &w.resList[i]
+	s := r.lay.rowSum(resourceKey0+uint64(i), ark.ID{}, r.ptr)
+	if w.digests == DigestCapture && d != nil {
+		d.keep(ark.Entity{}, r.typ.String(), r.typ, r.ptr, s)
+	}
+	return s
 }
 
 // resourceKey0 keys resources in digests apart from every entity.
@@ -173,9 +176,11 @@ func (g worldGlue) DigestAll() (uint64, any) {
 	for q.NextTable() {
 		ents := q.Entities()
 		ids := w.unsafe.IDs(ents[0])
+		var keys uint64
 		for _, e := range ents {
-			d.digest.sum.Add(fmix(mix(entityKey(e))))
+			keys += fmix(mix(entityKey(e)))
 		}
+		d.digest.sum.Add(keys)
 		for k := range ids.Len() {
 			id := ids.Get(k)
 			if w.types[id.Index()] == nil {
@@ -196,7 +201,7 @@ func (g worldGlue) DigestAll() (uint64, any) {
 		}
 	}
 	for i := range w.resList {
-		d.digest.sum.Add(w.resourceRow(d, w.resList[i].typ))
+		d.digest.sum.Add(w.resourceRowAt(d, i))
 	}
 	return d.digest.take()
 }

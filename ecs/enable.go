@@ -435,8 +435,12 @@ func (c *Chunk) rowBuf() []int { return c.q.rowBuf[c.at : c.at+c.Len()] }
 // relation's depths (AtDepth, relation.go).
 // Executed only by the owner, in Prepare.
 func (q *queryBase) sizeRowBuf() {
-	if (q.enables() || q.depths()) && cap(q.rowBuf) < q.rows {
-		q.rowBuf, q.runBuf = make([]int, q.rows), make([]Run, q.rows)
+	enables := q.enables()
+	if (enables || q.depths()) && cap(q.rowBuf) < q.rows {
+		q.rowBuf = make([]int, q.rows)
+	}
+	if enables && cap(q.runBuf) < q.rows { // Runs is an on/off token's only
+		q.runBuf = make([]Run, q.rows)
 	}
 	q.rowBuf, q.runBuf = q.rowBuf[:cap(q.rowBuf)], q.runBuf[:cap(q.runBuf)]
 }

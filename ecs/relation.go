@@ -137,8 +137,7 @@ type RelationReader[R any] struct{ Reader[Link[R]] }
 // records, in a command buffer, setting or removing an entity's target,
 // played back after the step.
 type RelationWriter[R any] struct {
-	u  *use
-	rk *relKind
+	u *use
 }
 
 // ReadRelation declares that d's system reads relation R (a read of
@@ -155,11 +154,10 @@ func ReadRelation[R any](d *Decl) RelationReader[R] {
 // Link[R] over the whole world, like a write lookup's). Executed only by
 // the owner, at build time.
 func WriteRelation[R any](d *Decl) RelationWriter[R] {
-	rk := relation[R](d.w)
-	if rk == nil {
+	if relation[R](d.w) == nil {
 		d.fail(undeclared[R]())
 	}
-	return RelationWriter[R]{u: newColumn[Link[R]](d, kindWriteRelation), rk: rk}
+	return RelationWriter[R]{u: newColumn[Link[R]](d, kindWriteRelation)}
 }
 
 // AtDepth is the chunk's rows whose link is at depth d (0: rows with no
