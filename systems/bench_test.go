@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/jobs"
 )
 
 // BenchmarkFrame is one fixed step of physics, anim and cull after
@@ -14,7 +15,9 @@ import (
 // the default pool (GOMAXPROCS-1 workers plus the owner). Each system's
 // median work per entity is reported as <system>-ns/entity, and the
 // owner's time outside the jobs (scheduling, playback, merges, reading the
-// trace: serial, so it caps the speedup) as owner-µs/op.
+// trace: serial, so it caps the speedup) as owner-µs/op, and the time each
+// participant waited between its jobs for others to finish a pass as
+// wait-µs/op.
 func BenchmarkFrame(b *testing.B) { benchFrame(b, true) }
 
 // BenchmarkFrameChecked is BenchmarkFrame in checked mode (the default
@@ -38,16 +41,18 @@ func benchFrame(b *testing.B, noChecks bool) {
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
-				var owner time.Duration
+				var owner, wait time.Duration
 				for b.Loop() {
 					if err := s.eng.Tick(); err != nil {
 						b.Fatal(err)
 					}
 					last := s.prof.Last()
 					owner += last.Predicted[0] - last.Work // the step less its jobs' extent: the owner alone
+					wait += passWaits(s.eng.LastRecord())
 				}
 				b.StopTimer()
 				b.ReportMetric(float64(owner.Microseconds())/float64(b.N), "owner-µs/op")
+				b.ReportMetric(float64(wait.Microseconds())/float64(b.N), "wait-µs/op")
 				st := s.prof.Summary()
 				for _, ss := range st.Systems {
 					b.ReportMetric(ss.NsPerEntity, ss.Name+"-ns/entity")
@@ -85,4 +90,24 @@ func BenchmarkFrameBatch(b *testing.B) {
 			})
 		}
 	}
+}
+
+// passWaits is the time a participant of the step spent, on average,
+// between two of its jobs in gaps longer than 5 µs: waiting at the end of
+// a pass for the others' last jobs (shorter gaps are the pool finding the
+// next job). The record's jobs are sorted by start.
+func passWaits(rec *engine.StepRecord) time.Duration {
+	const gap = 5 * time.Microsecond
+	ends := make([]int64, len(rec.Workers))
+	var sum time.Duration
+	for _, ev := range rec.Jobs {
+		if ev.Kind != jobs.KindJob || ev.Worker >= len(ends) {
+			continue
+		}
+		if e := ends[ev.Worker]; e != 0 && time.Duration(ev.Start-e) > gap {
+			sum += time.Duration(ev.Start - e)
+		}
+		ends[ev.Worker] = max(ends[ev.Worker], ev.End)
+	}
+	return sum / time.Duration(max(len(ends), 1))
 }
