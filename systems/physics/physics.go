@@ -120,13 +120,14 @@ const fixed = 1 << 32
 
 // jobBodies is about how many bodies a respond job takes (gather's take four
 // times as many). A pass ends when its last job does, and meanwhile the
-// other participants wait: with 1024 a respond job runs 80-100 µs in a
-// 50,000-body step, and the waits at the ends of respond's two passes and
-// gather's cost each participant about 200 µs of the step. With 256, about
-// one bucket row at the scenes' density, they cost about 50 µs, and the
-// serial step is the same within noise: a job's own cost is well under a
-// microsecond, and the rows do the same work however they are grouped.
-const jobBodies = 256
+// other participants wait: with 1024 a respond job runs 80-100 µs of a
+// 50,000-body step. Smaller jobs shorten those waits but cost as much
+// again in the passes (more jobs, and more rows whose neighbours another
+// core handles): at 256, about one bucket row at the scenes' density,
+// BenchmarkFrame's wait-µs/op at 50k falls from about 240 to about 80 and
+// the step is no faster, 1-3% slower with both kinds of step interleaved
+// in one process.
+const jobBodies = 1024
 
 // layout maps cells to buckets, row-major, with a one-bucket empty border
 // so that the buckets around any body's bucket exist. In a bounded world
