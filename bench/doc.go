@@ -42,7 +42,8 @@
 // cmd/gstates reads a runtime trace of one. cmd/corecheck tells whether
 // the machine's two cores are whole cores at the moment, and how much a
 // second thread can gain on W2's pass (see docs/PERFORMANCE.md, "W2 and
-// this machine's cores").
+// this machine's cores"); cmd/stallcheck how much time the machine takes
+// from each CPU in stalls ("Stalls: what the machine takes from each CPU").
 //
 // bench/cpp/peers.cpp has the same four workloads for the C++ schedulers
 // enkiTS and Taskflow; scripts/peers.sh (make bench-peers) builds it and
