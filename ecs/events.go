@@ -275,12 +275,26 @@ func (rs *readState[T]) gather() {
 	}
 }
 
-func (p *part[T]) appendTo(dst []T) []T {
-	dst = append(dst, p.owner...)
+// runs yields p's events as runs, in the stream's order: the owner's,
+// then each query's chunks by index. Readers (appendTo) and observers
+// (stream.observe) both go through it, so they see one order.
+func (p *part[T]) runs(yield func([]T) bool) {
+	if !yield(p.owner) {
+		return
+	}
 	for _, q := range p.chunks {
 		for _, b := range q {
-			dst = append(dst, b...)
+			if !yield(b) {
+				return
+			}
 		}
+	}
+}
+
+// appendTo appends p's events to dst in the stream's order.
+func (p *part[T]) appendTo(dst []T) []T {
+	for b := range p.runs {
+		dst = append(dst, b...)
 	}
 	return dst
 }

@@ -118,15 +118,9 @@ func (s *stream[T]) observe(w *World, seg int) {
 			continue
 		}
 		e.observed = true
-		p := &e.cur
-		for i := range p.owner {
-			s.call(w, &p.owner[i])
-		}
-		for _, q := range p.chunks {
-			for _, b := range q {
-				for i := range b {
-					s.call(w, &b[i])
-				}
+		for b := range e.cur.runs {
+			for i := range b {
+				s.call(w, &b[i])
 			}
 		}
 	}
