@@ -42,13 +42,14 @@ func benchFrame(b *testing.B, noChecks bool) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				var owner, wait time.Duration
+				ends := make([]int64, len(s.eng.LastRecord().Workers)) // passWaits's scratch
 				for b.Loop() {
 					if err := s.eng.Tick(); err != nil {
 						b.Fatal(err)
 					}
 					last := s.prof.Last()
 					owner += last.Predicted[0] - last.Work // the step less its jobs' extent: the owner alone
-					wait += passWaits(s.eng.LastRecord())
+					wait += passWaits(s.eng.LastRecord(), ends)
 				}
 				b.StopTimer()
 				b.ReportMetric(float64(owner.Microseconds())/float64(b.N), "owner-µs/op")
@@ -95,10 +96,11 @@ func BenchmarkFrameBatch(b *testing.B) {
 // passWaits is the time a participant of the step spent, on average,
 // between two of its jobs in gaps longer than 5 µs: waiting at the end of
 // a pass for the others' last jobs (shorter gaps are the pool finding the
-// next job). The record's jobs are sorted by start.
-func passWaits(rec *engine.StepRecord) time.Duration {
+// next job). The record's jobs are sorted by start; ends has room for a
+// participant's last end each.
+func passWaits(rec *engine.StepRecord, ends []int64) time.Duration {
 	const gap = 5 * time.Microsecond
-	ends := make([]int64, len(rec.Workers))
+	clear(ends)
 	var sum time.Duration
 	for _, ev := range rec.Jobs {
 		if ev.Kind != jobs.KindJob || ev.Worker >= len(ends) {
