@@ -21,12 +21,27 @@
 #   git clone         from github.com, when the network allows
 # and the script skips the run (exit 0) with a message saying so when none
 # works, or when g++ is missing.
-# ROUNDS (default 9), PROCS (default 2), W1TIME and BENCHTIME as make bench.
+# ROUNDS (default 9), PROCS (default 2), W1TIME and BENCHTIME as make bench;
+# WORKLOADS (default 1234) the digits of the workloads to run: WORKLOADS=3
+# OUT=peers-w3.txt runs W3 alone into bench/peers-w3.txt (a relative OUT is
+# taken from bench/).
 set -euo pipefail
 rounds=${1:-${ROUNDS:-9}}
 procs=${PROCS:-2}
 w1time=${W1TIME:-1000000x}
 benchtime=${BENCHTIME:-100x}
+workloads=${WORKLOADS:-1234}
+if [[ ! $workloads =~ ^[1-4]+$ ]]; then
+	echo "peers.sh: WORKLOADS=$workloads: give the digits of W1-W4 to run, such as 1234 or 3" >&2
+	exit 2
+fi
+benches=()
+if [[ $workloads == *1* ]]; then
+	benches+=(-bench "^BenchmarkW1=$w1time")
+fi
+if [ -n "${workloads//1/}" ]; then
+	benches+=(-bench "^BenchmarkW[${workloads//1/}]=$benchtime")
+fi
 enki_rev=771a0876
 tf_rev=v4.1.0
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -81,6 +96,5 @@ fi
 cd "$root/bench"
 go test -c -o "$tmp/bench.test" .
 go run ./cmd/benchrun -bin "$tmp/bench.test" -bin "$tmp/serial" -bin "$tmp/enkits" -bin "$tmp/taskflow" \
-	-rounds "$rounds" -procs "$procs" -o "$out" \
-	-bench "^BenchmarkW1=$w1time" -bench "^BenchmarkW[2-9]=$benchtime"
+	-rounds "$rounds" -procs "$procs" -o "$out" "${benches[@]}"
 go run ./cmd/benchtable <"$out"
