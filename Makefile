@@ -45,7 +45,7 @@ help:
 	@echo "make bench-batch [ROUNDS=9]  the frame at fixed batch sizes against the adaptive batch, raw output in bench/batch.txt"
 	@echo "make bench-contention [ROUNDS=9]  headless step, 0 against 1 worker, with a CPU hog on core 1"
 	@echo "make bench-w1-hog [ROUNDS=9]  bench/'s W1, weft against the Go peers, with a CPU hog on core 1: bench/w1-hog.txt"
-	@echo "make bench-peers [ROUNDS=9]  make bench's workloads with enkiTS and Taskflow (C++) in the same rounds: bench/peers.txt"
+	@echo "make bench-peers [ROUNDS=9] [WORKLOADS=1234] [OUT=peers.txt]  make bench's workloads with enkiTS and Taskflow (C++) in the same rounds: bench/peers.txt"
 	@echo "make bench-demo [ROUNDS=9]   the demo window under Xvfb, serial against 1 worker: TPS and FPS"
 
 deps: deps-test
@@ -192,9 +192,10 @@ bench-demo: deps-test
 
 # bench/'s workloads with the C++ peers enkiTS and Taskflow in the same
 # rounds (scripts/peers.sh says where their sources come from); not part of
-# make test. Raw output in bench/peers.txt.
+# make test. Raw output in bench/peers.txt; WORKLOADS=3 OUT=peers-w3.txt runs
+# W3 alone into bench/peers-w3.txt.
 bench-peers:
-	ROUNDS=$(ROUNDS) PROCS="$(PROCS)" W1TIME=$(W1TIME) BENCHTIME=$(BENCHTIME) bash scripts/peers.sh
+	ROUNDS=$(ROUNDS) PROCS="$(PROCS)" W1TIME=$(W1TIME) BENCHTIME=$(BENCHTIME) WORKLOADS="$(WORKLOADS)" OUT="$(OUT)" bash scripts/peers.sh
 
 # Redraws docs/img/plot-*.png from the committed bench/peers.txt (weft,
 # the Go peers and the C++ peers of one make bench-peers run) and

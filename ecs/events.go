@@ -277,7 +277,9 @@ func (rs *readState[T]) gather() {
 
 // runs yields p's events as runs, in the stream's order: the owner's,
 // then each query's chunks by index. Readers (appendTo) and observers
-// (stream.observe) both go through it, so they see one order.
+// (stream.observe) both go through it, so they see one order. Executed
+// only by the owner (observe, snapshots) or by a reader's gather, once
+// the jobs of p's writer have finished: nothing appends to p meanwhile.
 func (p *part[T]) runs(yield func([]T) bool) {
 	if !yield(p.owner) {
 		return
@@ -291,7 +293,8 @@ func (p *part[T]) runs(yield func([]T) bool) {
 	}
 }
 
-// appendTo appends p's events to dst in the stream's order.
+// appendTo appends p's events to dst in the stream's order; callers as
+// for runs.
 func (p *part[T]) appendTo(dst []T) []T {
 	for b := range p.runs {
 		dst = append(dst, b...)

@@ -16,8 +16,8 @@ import (
 // median work per entity is reported as <system>-ns/entity, and the
 // owner's time outside the jobs (scheduling, playback, merges, reading the
 // trace: serial, so it caps the speedup) as owner-µs/op, and the time each
-// participant waited between its jobs for others to finish a pass as
-// wait-µs/op.
+// participant spent between its jobs, mostly waiting for others to finish
+// a pass, as wait-µs/op (see passWaits).
 func BenchmarkFrame(b *testing.B) { benchFrame(b, true) }
 
 // BenchmarkFrameChecked is BenchmarkFrame in checked mode (the default
@@ -49,7 +49,11 @@ func benchFrame(b *testing.B, noChecks bool) {
 					}
 					last := s.prof.Last()
 					owner += last.Predicted[0] - last.Work // the step less its jobs' extent: the owner alone
-					wait += passWaits(s.eng.LastRecord(), ends)
+					rec := s.eng.LastRecord()
+					if len(ends) != len(rec.Workers) { // not after warm-up: the participants are fixed
+						ends = make([]int64, len(rec.Workers))
+					}
+					wait += passWaits(rec, ends)
 				}
 				b.StopTimer()
 				b.ReportMetric(float64(owner.Microseconds())/float64(b.N), "owner-µs/op")
@@ -94,10 +98,11 @@ func BenchmarkFrameBatch(b *testing.B) {
 }
 
 // passWaits is the time a participant of the step spent, on average,
-// between two of its jobs in gaps longer than 5 µs: waiting at the end of
-// a pass for the others' last jobs (shorter gaps are the pool finding the
-// next job). The record's jobs are sorted by start; ends has room for a
-// participant's last end each.
+// between two of its jobs in gaps longer than 5 µs: mostly waiting at the
+// end of a pass for the others' last jobs (shorter gaps are the pool
+// finding the next job), but also the machine's stalls and the owner's
+// own work that fall between jobs, which the serial rows show alone. The
+// record's jobs are sorted by start; ends has one slot per participant.
 func passWaits(rec *engine.StepRecord, ends []int64) time.Duration {
 	const gap = 5 * time.Microsecond
 	clear(ends)

@@ -123,10 +123,8 @@ const fixed = 1 << 32
 // other participants wait: with 1024 a respond job runs 80-100 µs of a
 // 50,000-body step. Smaller jobs shorten those waits but cost as much
 // again in the passes (more jobs, and more rows whose neighbours another
-// core handles): at 256, about one bucket row at the scenes' density,
-// BenchmarkFrame's wait-µs/op at 50k falls from about 240 to about 80 and
-// the step is no faster, 1-3% slower with both kinds of step interleaved
-// in one process.
+// core handles), so the step is no faster (docs/PERFORMANCE.md, the
+// frame's "ends of passes").
 const jobBodies = 1024
 
 // layout maps cells to buckets, row-major, with a one-bucket empty border

@@ -4,7 +4,8 @@
 // for -for; a gap between two readings longer than -min is time the
 // thread did not run: the guest kernel's interrupts and other tasks, or,
 // on a virtual machine, the host running something else on that vCPU's
-// core, which the guest cannot see. It prints, per CPU, the gaps by
+// core, which the guest may not see (its accounting can charge that time
+// to the thread). It prints, per CPU, the gaps by
 // length, the share of the time they took and the longest.
 //
 // A frame on two participants loses more to such stalls than a serial
@@ -31,7 +32,7 @@ import (
 var bounds = []time.Duration{100 * time.Microsecond, 500 * time.Microsecond, time.Millisecond, 3 * time.Millisecond}
 
 // stalls is one CPU's record: the gaps counted per class of bounds (one
-// more for the longer ones), their sum and the longest.
+// more for the longer ones), their sum, the longest, and the time watched.
 type stalls struct {
 	count    []int
 	lost     time.Duration
@@ -44,8 +45,8 @@ func main() {
 	dur := flag.Duration("for", 5*time.Second, "how long each CPU's loop runs")
 	minGap := flag.Duration("min", 20*time.Microsecond, "the shortest gap that counts as a stall")
 	flag.Parse()
-	if *dur <= 0 || *minGap <= 0 {
-		fmt.Fprintln(os.Stderr, "stallcheck: -for and -min must be positive")
+	if *dur <= 0 || *minGap <= 0 || *minGap >= bounds[0] {
+		fmt.Fprintf(os.Stderr, "stallcheck: -for must be positive and -min between 0 and %v\n", bounds[0])
 		os.Exit(2)
 	}
 	cpus := runtime.NumCPU()
@@ -69,9 +70,10 @@ func main() {
 }
 
 // watch reads clock until dur has passed and records the gaps between
-// readings of at least minGap. Executed by one goroutine for its CPU.
+// readings of at least minGap, and the time it watched (dur and the last
+// gap's overrun). Executed by one goroutine for its CPU.
 func watch(clock func() time.Time, dur, minGap time.Duration) stalls {
-	s := stalls{count: make([]int, len(bounds)+1), duration: dur}
+	s := stalls{count: make([]int, len(bounds)+1)}
 	start := clock()
 	last := start
 	for {
@@ -86,7 +88,7 @@ func watch(clock func() time.Time, dur, minGap time.Duration) stalls {
 			s.count[k]++
 		}
 		last = now
-		if now.Sub(start) >= dur {
+		if s.duration = now.Sub(start); s.duration >= dur {
 			return s
 		}
 	}
@@ -94,7 +96,7 @@ func watch(clock func() time.Time, dur, minGap time.Duration) stalls {
 
 // report is one CPU's line; minGap is the shortest gap counted.
 func report(cpu int, s stalls, minGap time.Duration) string {
-	line := fmt.Sprintf("cpu %d: lost %.1f%% of %v, longest %v; gaps", cpu, 100*s.lost.Seconds()/s.duration.Seconds(), s.duration, s.longest.Round(time.Microsecond))
+	line := fmt.Sprintf("cpu %d: lost %.1f%% of %v, longest %v; gaps", cpu, 100*s.lost.Seconds()/s.duration.Seconds(), s.duration.Round(time.Millisecond), s.longest.Round(time.Microsecond))
 	lo := minGap.String()
 	for k, n := range s.count {
 		if k < len(bounds) {

@@ -30,8 +30,11 @@ func TestWatch(t *testing.T) {
 	if s.longest != 10*time.Millisecond {
 		t.Errorf("longest %v, want 10ms", s.longest)
 	}
+	if want := 12052 * time.Microsecond; s.duration != want {
+		t.Errorf("watched %v, want %v (to the reading that passed the deadline)", s.duration, want)
+	}
 	line := report(1, s, 20*time.Microsecond)
-	for _, want := range []string{"cpu 1:", "longest 10ms", "20µs-100µs 1", "1ms-3ms 1", "over 3ms 1"} {
+	for _, want := range []string{"cpu 1:", "lost 100.0% of 12ms", "longest 10ms", "20µs-100µs 1", "1ms-3ms 1", "over 3ms 1"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("report %q lacks %q", line, want)
 		}
