@@ -120,8 +120,8 @@ const fixed = 1 << 32
 
 // jobBodies is about how many bodies a respond job takes (gather's take four
 // times as many). A pass ends when its last job does, and meanwhile the
-// other participants wait: with 1024 a respond job runs 80-100 µs of a
-// 50,000-body step. Smaller jobs shorten those waits but cost as much
+// other participants wait: with 1024 a respond job runs 50-100 µs of a
+// 50,000-body step, by the machine's speed. Smaller jobs shorten those waits but cost as much
 // again in the passes (more jobs, and more rows whose neighbours another
 // core handles), so the step is no faster (docs/PERFORMANCE.md, the
 // frame's "ends of passes").
