@@ -120,11 +120,11 @@ const fixed = 1 << 32
 
 // jobBodies is about how many bodies a respond job takes (gather's take four
 // times as many). A pass ends when its last job does, and meanwhile the
-// other participants wait: with 1024 a respond job runs 50-100 µs of a
-// 50,000-body step, by the machine's speed. Smaller jobs shorten those waits but cost as much
-// again in the passes (more jobs, and more rows whose neighbours another
-// core handles), so the step is no faster (docs/PERFORMANCE.md, the
-// frame's "ends of passes").
+// other participants wait: with 1024 a respond job of a 50,000-body step
+// runs 50-100 µs, depending on the machine's speed. Smaller jobs shorten
+// those waits but cost as much again in the passes (more jobs, and more
+// rows whose neighbours another core handles), so the step is no faster
+// (docs/PERFORMANCE.md, the frame's "smaller respond jobs do not pay").
 const jobBodies = 1024
 
 // layout maps cells to buckets, row-major, with a one-bucket empty border
