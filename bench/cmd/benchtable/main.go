@@ -17,6 +17,10 @@
 //	FrameBatch  impl ns/op ÷ the best fixed batch's ns/op, and for the
 //	            adaptive batch the batch it settled on (median)
 //
+// With -metrics, each workload's table is followed by one of the other
+// metrics its benchmarks report (BenchmarkFrame's wait-µs/op and
+// <system>-ns/entity, ...), each as its median and min–max over the runs.
+//
 // An impl named <name>.<lang> is compared with serial.<lang> when there is
 // such a row (scripts/peers.sh's C++ peers and their own plain loops).
 //
@@ -27,8 +31,10 @@ package main
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -38,7 +44,9 @@ import (
 )
 
 func main() {
-	if err := run(os.Stdin, os.Stdout); err != nil {
+	metrics := flag.Bool("metrics", false, "also print the benchmarks' other metrics, median and min–max")
+	flag.Parse()
+	if err := run(os.Stdin, os.Stdout, *metrics); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
@@ -91,7 +99,7 @@ type workload struct {
 	rows     map[[2]string]*results.Benchmark
 }
 
-func run(r io.Reader, w io.Writer) error {
+func run(r io.Reader, w io.Writer, metrics bool) error {
 	set, err := results.Parse(r)
 	if err != nil {
 		return err
@@ -144,8 +152,33 @@ func run(r io.Reader, w io.Writer) error {
 			fmt.Fprintln(w)
 		}
 		x.print(w)
+		if metrics {
+			x.printMetrics(w)
+		}
 	}
 	return nil
+}
+
+// tableMetrics are the metrics of the main table, left out of printMetrics.
+var tableMetrics = map[string]bool{"ns/op": true, "B/op": true, "allocs/op": true}
+
+// printMetrics writes the table of the workload's other metrics: a row per
+// impl, variant and metric, with the metric's median and min–max over the
+// runs that reported it, and how many did.
+func (x *workload) printMetrics(w io.Writer) {
+	fmt.Fprintf(w, "\n#### %s: other metrics\n\n", x.title)
+	row(w, []string{"impl", "variant", "metric", "median", "min–max", "runs"})
+	row(w, slices.Repeat([]string{"---"}, 6))
+	for _, v := range x.variants {
+		for _, im := range x.impls[v] {
+			b := x.rows[[2]string{v, im}]
+			for _, m := range slices.Sorted(maps.Keys(b.Metrics)) {
+				if vals := b.Metrics[m]; !tableMetrics[m] {
+					row(w, []string{im, v, m, formatNs(results.Median(vals)), formatNs(slices.Min(vals)) + "–" + formatNs(slices.Max(vals)), strconv.Itoa(len(vals))})
+				}
+			}
+		}
+	}
 }
 
 // print writes the workload's markdown table.

@@ -41,7 +41,7 @@ func TestRun(t *testing.T) {
 func table(t *testing.T, in string) string {
 	t.Helper()
 	var out strings.Builder
-	if err := run(strings.NewReader(in), &out); err != nil {
+	if err := run(strings.NewReader(in), &out, false); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
@@ -90,7 +90,7 @@ BenchmarkFrameBatch/entities=50k/batch=adaptive-2	30	5500000 ns/op	2048 batch
 }
 
 func TestRunEmpty(t *testing.T) {
-	if err := run(strings.NewReader("PASS\n"), new(strings.Builder)); err == nil {
+	if err := run(strings.NewReader("PASS\n"), new(strings.Builder), false); err == nil {
 		t.Error("no error for input without results")
 	}
 }
@@ -125,4 +125,27 @@ BenchmarkW4Fib/serial.cpp-2            	200	1000000 ns/op
 		"| weft | 1+inline | 1600000 | 1600000–1600000 | - | 2.50 |\n",
 		"| serial |  | 4000000 | 4000000–4000000 | - | 1.00 |\n",
 		"| enkiTS.cpp | 2 | 500000 | 500000–500000 | - | 2.00 |\n")
+}
+
+// TestMetrics: -metrics adds, per workload, the other metrics of each row
+// with their median, min–max and the number of runs that reported them.
+func TestMetrics(t *testing.T) {
+	in := `BenchmarkFrame/entities=50k/parallel-2 	30	4000000 ns/op	80.0 physics-ns/entity	100 wait-µs/op	0 B/op	0 allocs/op
+BenchmarkFrame/entities=50k/parallel-2 	30	4200000 ns/op	90.0 physics-ns/entity	300 wait-µs/op	0 B/op	0 allocs/op
+BenchmarkFrame/entities=50k/parallel-2 	30	4100000 ns/op	85.0 physics-ns/entity	200 wait-µs/op	0 B/op	0 allocs/op
+BenchmarkFrame/entities=50k/serial-2 	30	8000000 ns/op	84.0 physics-ns/entity	0 B/op	0 allocs/op
+`
+	var out strings.Builder
+	if err := run(strings.NewReader(in), &out, true); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	assertLines(t, got,
+		"#### Frame: other metrics\n",
+		"| parallel | entities=50k | physics-ns/entity | 85.0 | 80.0–90.0 | 3 |\n",
+		"| parallel | entities=50k | wait-µs/op | 200 | 100–300 | 3 |\n",
+		"| serial | entities=50k | physics-ns/entity | 84.0 | 84.0–84.0 | 1 |\n")
+	if strings.Contains(got, "| entities=50k | allocs/op |") || strings.Contains(got, "| entities=50k | B/op |") || strings.Contains(got, "| entities=50k | ns/op |") {
+		t.Errorf("the main table's metrics repeated:\n%s", got)
+	}
 }
