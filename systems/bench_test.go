@@ -104,23 +104,25 @@ func warmScene(b *testing.B, n int, cfg engine.Config) *scene {
 // depends on which participant ran which job, so a rare turn may be
 // missing from some processes.
 func BenchmarkFrameWaits(b *testing.B) {
-	s := warmScene(b, 50_000, engine.Config{Workers: engine.DefaultWorkers, Batch: 1024, NoChecks: true})
-	var ws waitScratch
-	ws.size(s.eng.LastRecord())
-	turns := map[turn]time.Duration{}
-	var wait time.Duration
-	b.ResetTimer()
-	for b.Loop() {
-		if err := s.eng.Tick(); err != nil {
-			b.Fatal(err)
+	b.Run("entities=50k/parallel", func(b *testing.B) {
+		s := warmScene(b, 50_000, engine.Config{Workers: engine.DefaultWorkers, Batch: 1024, NoChecks: true})
+		var ws waitScratch
+		ws.size(s.eng.LastRecord())
+		turns := map[turn]time.Duration{}
+		var wait time.Duration
+		b.ResetTimer()
+		for b.Loop() {
+			if err := s.eng.Tick(); err != nil {
+				b.Fatal(err)
+			}
+			wait += ws.passWaits(s.eng.LastRecord(), turns)
 		}
-		wait += ws.passWaits(s.eng.LastRecord(), turns)
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(wait.Microseconds())/float64(b.N), "wait-µs/op")
-	for t, d := range turns {
-		b.ReportMetric(float64(d.Microseconds())/float64(b.N), "wait:"+t.from+">"+t.to+"-µs/op")
-	}
+		b.StopTimer()
+		b.ReportMetric(float64(wait.Microseconds())/float64(b.N), "wait-µs/op")
+		for t, d := range turns {
+			b.ReportMetric(float64(d.Microseconds())/float64(b.N), "wait:"+t.from+">"+t.to+"-µs/op")
+		}
+	})
 }
 
 // turn is where a participant's gap falls: after a job of pass from,

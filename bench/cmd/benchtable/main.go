@@ -5,7 +5,7 @@
 //
 // Benchmark names are read as Benchmark<Workload>/<impl>[/<variant>][-P],
 // except BenchmarkFrame/<variant>/<impl>[-P] (systems' frame, impl serial
-// or parallel; FrameBatch: impl batch=<size> or batch=adaptive). For each workload (and variant) a row per impl gives the
+// or parallel; FrameWaits likewise; FrameBatch: impl batch=<size> or batch=adaptive). For each workload (and variant) a row per impl gives the
 // median ns/op with the fastest and slowest run, allocs/op, and the ratio
 // the issue reports, from the medians:
 //
@@ -74,7 +74,7 @@ var ratios = map[string]ratio{
 var batchRatio = ratio{"impl ÷ best fixed batch", divide(true)}
 
 // implLast names the workloads whose impl is the last part of the name.
-var implLast = map[string]bool{"Frame": true, "FrameBatch": true}
+var implLast = map[string]bool{"Frame": true, "FrameBatch": true, "FrameWaits": true}
 
 // divide returns impl ÷ serial (or serial ÷ impl) to two decimals.
 func divide(implOverSerial bool) func(impl, serial float64) (string, bool) {
