@@ -26,6 +26,13 @@ import "slices"
 // probes it only while it spends more than idleProbe of its frames outside
 // jobs (waiting for others, or scheduling): a pool whose owner is busy
 // running jobs all frame long has nothing to gain from running them alone.
+// A frame's share counts at most idleCap: a frame in which the owner
+// barely ran (the OS ran the workers instead, and they ran its jobs) says
+// nothing about the workers failing to help, yet counted whole it would
+// move the mean past idleProbe by itself and start a probe whose solo
+// frames take twice as long (BenchmarkChunkIterHeavy's weft-w2: three
+// goroutines on two Ps). Idle that lasts still starts one within a few
+// frames.
 //
 // A probe runs probeFrames frames of the other mode, then probeFrames of
 // the home mode, and compares the median of the last probeFrames-1 of the
@@ -56,6 +63,7 @@ const (
 	clearMargin  = 0.15
 	idleProbe    = 0.15
 	probeBudget  = 0.05
+	idleCap      = 2 * idleProbe
 	idleWeight   = 8 // the owner's idle share moves 1/idleWeight of the way to each frame's
 )
 
@@ -108,7 +116,7 @@ func (a *adapter) frameEnd(now, busy int64) bool {
 	}
 	if a.settled {
 		a.before.put(d)
-		a.idle += (idle - a.idle) / idleWeight
+		a.idle += (min(idle, idleCap) - a.idle) / idleWeight
 	}
 	a.settled = true
 	if a.wait--; a.wait > 0 || a.before.median() == 0 || (!a.solo && a.idle < idleProbe) {

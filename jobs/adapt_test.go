@@ -41,6 +41,28 @@ func TestAdapterBusyOwnerNeverProbes(t *testing.T) {
 	assert.Equal(t, 0, count(modes, true))
 }
 
+// TestAdapterOneIdleFrameDoesNotProbe: one frame in which the owner ran
+// no job (descheduled, while the workers ran them all) among frames it
+// spends busy does not start a probe of solo mode; the same idle lasting
+// a few frames does.
+func TestAdapterOneIdleFrameDoesNotProbe(t *testing.T) {
+	for _, idleFrames := range []int{1, 8} {
+		var a adapter
+		frame := 0
+		modes := a.frames(200, func(bool) int64 { return 1000 }, func(bool) int64 {
+			if frame++; frame > 50 && frame <= 50+idleFrames {
+				return 0
+			}
+			return 970
+		})
+		if idleFrames == 1 {
+			assert.Equal(t, 0, count(modes, true), "solo frames after one idle frame")
+		} else {
+			assert.Positive(t, count(modes, true), "solo frames after %d idle frames", idleFrames)
+		}
+	}
+}
+
 // TestAdapterChoosesFasterMode: with frames 30% shorter solo, the owner
 // moves to solo mode and stays there, probing parallel ever more rarely;
 // when parallel becomes faster again it moves back.
