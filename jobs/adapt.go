@@ -26,13 +26,17 @@ import "slices"
 // probes it only while it spends more than idleProbe of its frames outside
 // jobs (waiting for others, or scheduling): a pool whose owner is busy
 // running jobs all frame long has nothing to gain from running them alone.
-// A frame's share counts at most idleCap: a frame in which the owner
-// barely ran (the OS ran the workers instead, and they ran its jobs) says
+// Two corrections keep the owner's own descheduling out of that share.
+// With more participants than Ps, the Go scheduler gives each about
+// GOMAXPROCS/participants of a P, so the owner is off a P for the rest
+// even while everyone helps: that much (offP) is not counted. And a
+// frame's share counts at most idleCap: a frame in which the owner barely
+// ran (the scheduler ran the workers instead, and they ran its jobs) says
 // nothing about the workers failing to help, yet counted whole it would
-// move the mean past idleProbe by itself and start a probe whose solo
-// frames take twice as long (BenchmarkChunkIterHeavy's weft-w2: three
-// goroutines on two Ps). Idle that lasts still starts one within a few
-// frames.
+// move the mean past idleProbe by itself. Either would start probes whose
+// solo frames take twice as long (BenchmarkChunkIterHeavy's weft-w2:
+// three goroutines on two Ps). Idle beyond both still starts a probe
+// within a few frames.
 //
 // A probe runs probeFrames frames of the other mode, then probeFrames of
 // the home mode, and compares the median of the last probeFrames-1 of the
@@ -95,7 +99,8 @@ type adapter struct {
 	probe   int     // frames left in the current probe (see probeFrame), 0 outside one
 	settled bool    // the home mode's last frame was not a switch's first
 	busy    int64   // the owner's busy time (WorkerStats.Busy) at the previous Reset
-	idle    float64 // mean share of the home mode's frames that the owner spent outside jobs
+	idle    float64 // mean share of the home mode's frames that the owner spent outside jobs, less offP
+	offP    float64 // the share of a frame the owner is expected off a P: 1 - GOMAXPROCS/participants when New ran, if positive
 
 	before, other, after window // home frames before a probe, the probe's, home frames after it
 }
@@ -116,7 +121,7 @@ func (a *adapter) frameEnd(now, busy int64) bool {
 	}
 	if a.settled {
 		a.before.put(d)
-		a.idle += (min(idle, idleCap) - a.idle) / idleWeight
+		a.idle += (min(idle-a.offP, idleCap) - a.idle) / idleWeight
 	}
 	a.settled = true
 	if a.wait--; a.wait > 0 || a.before.median() == 0 || (!a.solo && a.idle < idleProbe) {

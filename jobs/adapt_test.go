@@ -63,6 +63,22 @@ func TestAdapterOneIdleFrameDoesNotProbe(t *testing.T) {
 	}
 }
 
+// TestAdapterSharedPs: with three participants on two Ps the owner is
+// off a P a third of the time however well the workers help, so an owner
+// idle 40% of each frame does not start probes there, as it does where
+// every participant has a P; idle well beyond a third still does.
+func TestAdapterSharedPs(t *testing.T) {
+	for _, c := range []struct {
+		offP       float64
+		busy       int64 // of 1000 per frame
+		wantProbes bool
+	}{{1.0 / 3, 600, false}, {0, 600, true}, {1.0 / 3, 200, true}} {
+		a := adapter{offP: c.offP}
+		modes := a.frames(200, func(bool) int64 { return 1000 }, func(bool) int64 { return c.busy })
+		assert.Equal(t, c.wantProbes, count(modes, true) > 0, "offP %.2f, owner busy %d of 1000", c.offP, c.busy)
+	}
+}
+
 // TestAdapterChoosesFasterMode: with frames 30% shorter solo, the owner
 // moves to solo mode and stays there, probing parallel ever more rarely;
 // when parallel becomes faster again it moves back.

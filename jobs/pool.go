@@ -117,6 +117,7 @@ func New(opts Options) (*Pool, error) {
 		waits:    newWaitGraph(w + 1),
 	}
 	p.epoch.Store(1)
+	p.adapter.offP = max(0, 1-float64(runtime.GOMAXPROCS(0))/float64(w+1))
 	for i := range p.parts {
 		p.parts[i] = newParticipant(p, i)
 	}
