@@ -36,7 +36,11 @@ import "slices"
 // move the mean past idleProbe by itself. Either would start probes whose
 // solo frames take twice as long (BenchmarkChunkIterHeavy's weft-w2:
 // three goroutines on two Ps). Idle beyond both still starts a probe
-// within a few frames.
+// within a few frames. A frame below offP counts below 0: on shared Ps
+// the owner's share swings from frame to frame (whole frames off a P,
+// then whole frames on one), and the swings must cancel out; counted
+// from 0, weft-w2's frames crossed idleProbe again in 3 of 12 logged
+// processes.
 //
 // A probe runs probeFrames frames of the other mode, then probeFrames of
 // the home mode, and compares the median of the last probeFrames-1 of the
@@ -99,7 +103,7 @@ type adapter struct {
 	probe   int     // frames left in the current probe (see probeFrame), 0 outside one
 	settled bool    // the home mode's last frame was not a switch's first
 	busy    int64   // the owner's busy time (WorkerStats.Busy) at the previous Reset
-	idle    float64 // mean share of the home mode's frames that the owner spent outside jobs, less offP
+	idle    float64 // mean share of the home mode's frames that the owner spent outside jobs, less offP, each frame's at most idleCap
 	offP    float64 // the share of a frame the owner is expected off a P: 1 - GOMAXPROCS/participants when New ran, if positive
 
 	before, other, after window // home frames before a probe, the probe's, home frames after it

@@ -102,6 +102,7 @@ func New(opts Options) (*Pool, error) {
 		return nil, errorf(CodeBadArgument, Label{}, "Options %+v: MaxJobs and TraceCapacity must be >= 0 (0: the default)", opts)
 	}
 	maxJobs := cmpOr(opts.MaxJobs, 1<<20)
+	procs := runtime.GOMAXPROCS(0)
 	p := &Pool{
 		id:       poolIDs.Add(1),
 		jobs:     newArena[record](maxJobs),
@@ -110,14 +111,14 @@ func New(opts Options) (*Pool, error) {
 		ec:       newEventCount(w + 1),
 		guests:   newEventCount(1),
 		traceCap: cmpOr(opts.TraceCapacity, 1<<16),
-		sharedPs: runtime.GOMAXPROCS(0) < w+1,
+		sharedPs: procs < w+1,
 		t0:       time.Now(),
 		owner:    goroutine(),
 		observer: walker{seen: make(map[uint32]struct{})},
 		waits:    newWaitGraph(w + 1),
 	}
 	p.epoch.Store(1)
-	p.adapter.offP = max(0, 1-float64(runtime.GOMAXPROCS(0))/float64(w+1))
+	p.adapter.offP = max(0, 1-float64(procs)/float64(w+1))
 	for i := range p.parts {
 		p.parts[i] = newParticipant(p, i)
 	}
