@@ -38,9 +38,9 @@ import "slices"
 // three goroutines on two Ps). Idle beyond both still starts a probe
 // within a few frames. A frame below offP counts below 0: on shared Ps
 // the owner's share swings from frame to frame (whole frames off a P,
-// then whole frames on one), and the swings must cancel out; counted
-// from 0, weft-w2's frames crossed idleProbe again in 3 of 12 logged
-// processes.
+// then whole frames on one), and the swings must cancel out: with each
+// frame counted from 0, the logged frames of 12 weft-w2 processes,
+// replayed, crossed idleProbe in 3.
 //
 // A probe runs probeFrames frames of the other mode, then probeFrames of
 // the home mode, and compares the median of the last probeFrames-1 of the
