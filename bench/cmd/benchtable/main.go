@@ -62,7 +62,7 @@ type ratio struct {
 
 // ratios maps a workload's "W<k>" prefix to its ratio column.
 var ratios = map[string]ratio{
-	"W1": {"ns/job", func(impl, _ float64) (string, bool) { return formatNs(impl), true }},
+	"W1": {"ns/job", func(impl, _ float64) (string, bool) { return formatValue(impl), true }},
 	"W2": {"speedup (serial ÷ impl)", divide(false)},
 	"W3": {"ratio (impl ÷ serial)", divide(true)},
 	"W4": {"speedup (serial ÷ impl)", divide(false)},
@@ -174,7 +174,8 @@ func (x *workload) printMetrics(w io.Writer) {
 			b := x.rows[[2]string{v, im}]
 			for _, m := range slices.Sorted(maps.Keys(b.Metrics)) {
 				if vals := b.Metrics[m]; !tableMetrics[m] {
-					row(w, []string{im, v, m, formatNs(results.Median(vals)), formatNs(slices.Min(vals)) + "–" + formatNs(slices.Max(vals)), strconv.Itoa(len(vals))})
+					med, rng := medianRange(vals)
+					row(w, []string{im, v, m, med, rng, strconv.Itoa(len(vals))})
 				}
 			}
 		}
@@ -213,8 +214,8 @@ func (x *workload) print(w io.Writer) {
 			if vhead != "" {
 				cells = append(cells, vals[vi])
 			}
-			all := b.NsPerOp()
-			cells = append(cells, formatNs(ns), formatNs(slices.Min(all))+"–"+formatNs(slices.Max(all)), "-")
+			med, rng := medianRange(b.NsPerOp())
+			cells = append(cells, med, rng, "-")
 			if allocs := b.Metrics["allocs/op"]; len(allocs) > 0 {
 				cells[len(cells)-1] = strconv.FormatFloat(results.Median(allocs), 'f', -1, 64)
 			}
@@ -294,15 +295,21 @@ func row(w io.Writer, cells []string) {
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 }
 
-// formatNs keeps about three significant digits for small values and
-// whole nanoseconds for large ones.
-func formatNs(ns float64) string {
+// formatValue keeps about three significant digits for small values and
+// whole units (ns, µs, ...) for large ones.
+func formatValue(v float64) string {
 	switch {
-	case ns >= 100:
-		return strconv.FormatFloat(ns, 'f', 0, 64)
-	case ns >= 10:
-		return strconv.FormatFloat(ns, 'f', 1, 64)
+	case v >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
 	default:
-		return strconv.FormatFloat(ns, 'f', 2, 64)
+		return strconv.FormatFloat(v, 'f', 2, 64)
 	}
+}
+
+// medianRange is the cells of a row's figure: the median of vals, and
+// their min–max.
+func medianRange(vals []float64) (median, minMax string) {
+	return formatValue(results.Median(vals)), formatValue(slices.Min(vals)) + "–" + formatValue(slices.Max(vals))
 }
