@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"hash/crc32"
 	"io"
@@ -23,7 +24,9 @@ const Magic = "weft-replay"
 // Version is the format this package writes and reads; a file of
 // another version is refused with WEFT-R002. A version also fixes what
 // the digests cover, so a file whose digests were made otherwise is
-// refused rather than found to diverge.
+// refused rather than found to diverge. Every version seals its header
+// the same way (a Check over its canonical encoding), so that a header of
+// another version is told from a corrupted one.
 const Version = 2
 
 // Header opens a recording: what a player needs to rebuild the run.
@@ -89,28 +92,50 @@ var (
 // truncated or corrupted, is refused with WEFT-R001, one of another
 // format version with WEFT-R002; a recording that ends inside a step
 // keeps the steps before it and answers WEFT-R001.
+//
+// Read checks the bytes as read: it takes an item (the header, a step)
+// only when its bytes are exactly the encoding this package writes of
+// what they decode to, and its Check is the CRC-32 of that encoding with
+// Check 0. So no byte of the file goes unchecked: a key name, a length,
+// a value of zero or the check itself, changed, is refused.
 func Read(r io.Reader) (*Recording, error) {
 	dec := decMode.NewDecoder(bufio.NewReader(r))
 	rec := &Recording{}
-	if err := dec.Decode(&rec.Header); err != nil {
+	var raw cbor.RawMessage
+	err := dec.Decode(&raw)
+	if err == nil {
+		err = decMode.Unmarshal(raw, &rec.Header)
+	}
+	if err != nil {
 		return nil, errorf(CodeBadFile, err, "the file does not start with a replay header; is it a file written by replay.Recorder (weft's -record)?")
 	}
-	h := &rec.Header
+	h, sealed := &rec.Header, headerSealed(raw)
 	switch {
-	case h.Magic == Magic && h.Version == Version && !checked(h, &h.Check):
-		return nil, errorf(CodeBadFile, nil, "the recording's header fails its check: the file is corrupted")
 	case h.Magic != Magic:
 		return nil, errorf(CodeBadFile, nil, "the file's header is not a replay's (magic %q, want %q); is it a file written by replay.Recorder (weft's -record)?", h.Magic, Magic)
+	case !sealed && h.Version != Version:
+		return nil, errorf(CodeBadFile, nil, "the recording's header fails its check: the file is corrupted (its header names format version %d; this build reads version %d)", h.Version, Version)
+	case !sealed:
+		return nil, errorf(CodeBadFile, nil, "the recording's header fails its check: the file is corrupted")
 	case h.Version != Version:
 		return nil, errorf(CodeVersion, nil, "the recording has format version %d; this build reads version %d: play it with the build that recorded it", h.Version, Version)
 	case h.FixedStep <= 0:
 		return nil, errorf(CodeBadFile, nil, "the header's fixed step is %d ns; the file is corrupted", h.FixedStep)
 	}
+	if err := exact(raw, h); err != nil {
+		return nil, errorf(CodeBadFile, err, "the recording's header is corrupted")
+	}
 	for {
 		var s Step
-		err := dec.Decode(&s)
+		err := dec.Decode(&raw)
 		if errors.Is(err, io.EOF) {
 			return rec, nil
+		}
+		if err == nil {
+			err = decMode.Unmarshal(raw, &s)
+		}
+		if err == nil {
+			err = exact(raw, &s)
 		}
 		if err == nil && !checked(&s, &s.Check) {
 			err = errors.New("its check fails")
@@ -125,6 +150,34 @@ func Read(r io.Reader) (*Recording, error) {
 	}
 }
 
+// exact refuses an item whose bytes raw are not the encoding of v, which
+// was decoded from them: an unknown or misspelt key, a key in another
+// case, a value in a longer form than needed. Then the check of v, made
+// over its encoding, is a check of the bytes read.
+func exact(raw []byte, v any) error {
+	b, err := encMode.Marshal(v)
+	if err == nil && !bytes.Equal(b, raw) {
+		err = errors.New("its bytes are not the encoding of what they decode to: a key or a length is changed")
+	}
+	return err
+}
+
+// headerSealed reports whether raw, a header of any format version, is a
+// CBOR map whose bytes are exactly its canonical encoding and whose
+// Check is the CRC-32 of that encoding with Check 0. Every version seals
+// its header so, which tells a file of another version (WEFT-R002) from
+// a corrupted one (WEFT-R001) whatever fields that version's header has.
+func headerSealed(raw []byte) bool {
+	var m map[string]any
+	if decMode.Unmarshal(raw, &m) != nil || exact(raw, m) != nil {
+		return false
+	}
+	c, ok := m["Check"].(uint64)
+	m["Check"] = uint64(0)
+	b, err := encMode.Marshal(m)
+	return ok && err == nil && uint64(crc32.ChecksumIEEE(b)) == c
+}
+
 // seal sets *check to the CRC-32 of v encoded with *check 0, for checked.
 func seal(v any, check *uint32) error {
 	*check = 0
@@ -134,7 +187,7 @@ func seal(v any, check *uint32) error {
 }
 
 // checked reports whether *check is the CRC-32 of v encoded with *check 0
-// (the encoding is canonical, so a whole item encodes to its bytes).
+// (after exact, the bytes read with the check's own bytes as 0).
 func checked(v any, check *uint32) bool {
 	want := *check
 	err := seal(v, check)

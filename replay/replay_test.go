@@ -182,6 +182,35 @@ func TestReadErrors(t *testing.T) {
 	assert.True(t, errors.Is(err, replay.CodeVersion))
 }
 
+// Every one-byte change of a recording, at every position of its header
+// and of every step (key names, values, lengths and checks alike), is
+// refused with WEFT-R001: the checks cover the bytes as read, not the
+// values decoded from them.
+func TestReadEveryByteChanged(t *testing.T) {
+	rec := recordToy(t, engine.Config{Workers: 1}, bad{}, 6)
+	var buf bytes.Buffer
+	require.NoError(t, replay.Write(&buf, rec))
+	file := buf.Bytes()
+	_, err := replay.Read(bytes.NewReader(file))
+	require.NoError(t, err)
+
+	passed := 0
+	for _, flip := range []byte{0x01, 0x20, 0x80} {
+		for at := range file {
+			broken := bytes.Clone(file)
+			broken[at] ^= flip
+			_, err := replay.Read(bytes.NewReader(broken))
+			if !errors.Is(err, replay.ErrBadFile) {
+				passed++
+				if passed <= 10 {
+					t.Errorf("byte %d of %d xor %#02x (%q to %q): %v", at, len(file), flip, file[at], broken[at], err)
+				}
+			}
+		}
+	}
+	require.Zero(t, passed, "one-byte changes not refused with WEFT-R001, of %d", 3*len(file))
+}
+
 // A recording holds one run from its start: a recorder made after the
 // first step, or an engine rewound while recording, is refused with
 // WEFT-R005 (at NewRecorder, at Close).
