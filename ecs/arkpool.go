@@ -129,7 +129,15 @@ func (s arkState) setPool(ents []ark.Entity, next, available uint32) {
 	copy(p.entities, ents)
 	p.pointer = unsafe.Pointer(&p.entities[0])
 	p.next, p.available = next, available
-	for len(*s.index) < len(ents) {
+	s.cover(len(ents))
+}
+
+// cover grows the entity index and target flags to hold n ids, as Ark's
+// own creation does, so that a restore can place entities whose ids the
+// world never handed out (a load into a fresh world). Executed only by
+// the owner, outside of frames.
+func (s arkState) cover(n int) {
+	for len(*s.index) < n {
 		*s.index = append(*s.index, arkIndex{table: ^uint32(0)})
 		*s.targets = append(*s.targets, false)
 	}

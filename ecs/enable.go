@@ -129,13 +129,15 @@ func setBit(p *uint64, k uint32, on bool) bool {
 }
 
 // word is the off bits of ents (at most 64), the first in bit 0. Executed
-// only by the owner, in Prepare.
+// only by the owner, in Prepare, while an earlier system's jobs may switch
+// other entities whose ids share a word with these (another table's): so
+// each word is loaded atomically, as the jobs write it.
 func (b *enableBits) word(ents []ark.Entity) uint64 {
 	var m uint64
 	for j, e := range ents {
 		id := e.ID()
 		if i := int(id >> 6); i < len(b.off) {
-			m |= (b.off[i] >> (id & 63) & 1) << j
+			m |= (atomic.LoadUint64(&b.off[i]) >> (id & 63) & 1) << j
 		}
 	}
 	return m

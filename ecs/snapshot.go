@@ -219,6 +219,7 @@ func (w *World) Restore(src *Snapshot) error {
 		return err
 	}
 	if !w.sameTables(src) {
+		st.cover(len(src.pool)) // src's entities may have ids w never made
 		w.rebuild(src, st)
 	}
 	for _, t := range src.tables[:src.n] {
