@@ -39,7 +39,7 @@ func FuzzCommands(f *testing.F) {
 		}
 		for round := 0; len(data) > 0 && round < 8; round++ {
 			b := w.NewCommands()
-			problems, spawns := 0, 0
+			problems, unresolved, spawns := 0, 0, 0
 			target := func() *modelEntity {
 				if len(ms) == 0 {
 					return nil
@@ -89,9 +89,10 @@ func FuzzCommands(f *testing.F) {
 					pc.Remove(b, m.ref)
 				case 7:
 					hc.Remove(b, m.ref)
-				case 8: // a placeholder of another buffer is refused
+				case 8: // a placeholder of another buffer does not resolve: skipped, and Apply's error (WEFT-E010)
 					b.Despawn(placeholder(b.tag^1, 0))
 					problems++
+					unresolved++
 					continue
 				}
 				// The model applies the command as playback will.
@@ -137,8 +138,18 @@ func FuzzCommands(f *testing.F) {
 			}
 			total := b.Len()
 			r, err := w.Apply(b)
-			require.NoError(t, err)
+			if unresolved > 0 {
+				require.ErrorIs(t, err, ErrUnresolved)
+			} else {
+				require.NoError(t, err)
+			}
 			require.Len(t, r.Problems, problems)
+			codes := map[Code]int{}
+			for _, p := range r.Problems {
+				codes[p.Code]++
+			}
+			require.Equal(t, problems-unresolved, codes[CodeBadCommand])
+			require.Equal(t, unresolved, codes[CodeUnresolved])
 			require.Equal(t, total-problems, r.Applied)
 			for _, m := range ms {
 				if m.spawn >= 0 && m.round == round {
