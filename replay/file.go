@@ -169,7 +169,7 @@ func exact(raw []byte, v any) error {
 // a corrupted one (WEFT-R001) whatever fields that version's header has.
 func headerSealed(raw []byte) bool {
 	var m map[string]any
-	if decMode.Unmarshal(raw, &m) != nil || exact(raw, m) != nil {
+	if decMode.Unmarshal(raw, &m) != nil || m == nil || exact(raw, m) != nil { // nil: a CBOR null
 		return false
 	}
 	c, ok := m["Check"].(uint64)
