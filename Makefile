@@ -73,8 +73,8 @@ test-race:
 
 test-nonrace:
 	@pkgs=$$(bash scripts/pkgs.sh norace); \
-	echo "== nonrace: go test -run 'Determinism|Alloc' without -race: the full determinism matrix, zero-allocation checks"; \
-	if [ -n "$$pkgs" ]; then go test -count=1 -timeout 15m -run 'Determinism|Alloc' $$pkgs; fi
+	echo "== nonrace: go test -run 'Determinism|Alloc|Showcase' without -race: the full determinism matrix, zero-allocation checks, the demo's long run"; \
+	if [ -n "$$pkgs" ]; then go test -count=1 -timeout 15m -run 'Determinism|Alloc|Showcase' $$pkgs; fi
 
 test-nochecks:
 	@echo "== nochecks: go test -tags weft_nochecks ./safety/... ./ecs/... (the checks compiled out)"

@@ -44,6 +44,7 @@ type options struct {
 	baseline             string // a capture file to compare with
 	budget               time.Duration
 	record, replay       string
+	title                bool // stay on the title screen in a -steps run
 }
 
 // parse reads the flags; on wrong flags it prints the usage to stderr and
@@ -62,6 +63,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs.BoolVar(&o.noOverlay, "nooverlay", false, "start with the overlay hidden (O shows it)")
 	fs.IntVar(&o.steps, "steps", 0, "exit by itself after N steps and print the frame rates (0: run until closed)")
 	fs.IntVar(&o.steps, "frames", 0, "the old name of -steps")
+	fs.BoolVar(&o.title, "title", false, "with -steps: stay on the title screen (for its screenshot)")
 	fs.StringVar(&o.screenshot, "screenshot", "", "save the last frame as PNG to `file` before exiting")
 	fs.StringVar(&o.tracedir, "tracedir", os.TempDir(), "write traces (key T), captures (key G) and the save (F5, F9) into `dir`")
 	fs.StringVar(&o.baseline, "baseline", "", "compare the systems table with the capture `file` (key G, or headless -json, wrote it)")
@@ -78,6 +80,8 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 			return "-steps must not be negative"
 		case o.record != "" && o.replay != "":
 			return "-record and -replay exclude each other"
+		case o.title && (o.steps == 0 || o.replay != ""):
+			return "-title needs -steps, and no -replay: a run without -steps starts on the title screen"
 		case o.screenshot != "" && o.steps == 0:
 			return "-screenshot needs -steps: the screenshot is of the last frame"
 		}
@@ -119,6 +123,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if o.steps > 0 {
 		fmt.Fprintln(stdout, st)
+	}
+	if st.Verdict != "" {
+		fmt.Fprintln(stdout, st.Verdict)
+	}
+	if st.Diverged {
+		return 1
 	}
 	return 0
 }

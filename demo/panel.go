@@ -17,16 +17,13 @@ var gameKeys = []overlay.KeyHelp{
 	{Keys: "Space, click", Does: "a burst of bodies at the cursor"},
 	{Keys: "I, Shift+I", Does: "inspect the body nearest the cursor (its components, the systems that reach it); release; Page Down / Up step through a system's query"},
 	{Keys: "J", Does: "fountain on / off (it runs every 30 steps while on)"},
-	{Keys: "Enter", Does: "start, on the title screen (the world spawns then)"},
+	{Keys: "Enter", Does: "play, on the title screen (the world runs behind it; the fountain waits)"},
 	{Keys: "P, N", Does: "pause / resume (a state); one step while paused"},
 	{Keys: "R", Does: "rewind two seconds (the same inputs give the same steps again)"},
 	{Keys: "F5, F9", Does: "save the world to weft.save in -tracedir; load it"},
 	{Keys: "arrows, drag", Does: "pan; wheel: zoom about the cursor"},
 	{Keys: "Esc", Does: "quit"},
 }
-
-// hintLine is the line of keys under the timeline.
-const hintLine = "Enter start  H keys  O overlay  +/- workers  S serial  C checks  B batch  Space/click burst  I inspect  PgDn/PgUp step  P pause  N step  R rewind  F5/F9 save/load  F freeze  K baseline  G capture  T trace  click a bar: its step  click a system: filter  wheel/drag timeline  Esc quit"
 
 // gamePanel is the demo's line under the overlay's top lines: the
 // world, the sprites drawn, and whether the game is paused.
@@ -36,10 +33,10 @@ func (w *window) gamePanel() overlay.Panel {
 		s := fmt.Sprintf("entities %d  visible %d  landings %d (hard %d)  seekers lost %d   sprites %d in %d draw calls",
 			w.g.Len(), w.g.Visible(), landings, w.g.HardLandings(), w.g.SeekersLost(), w.spr.drawn, w.spr.calls)
 		switch {
-		case w.player != nil:
-			s = w.replayLine() + "   " + s
+		case w.rp != nil:
+			s = "REPLAY   " + s // its step and verdict: the status band
 		case w.g.Mode() == game.Title:
-			s = "WEFT  -  press Enter to start   " + s
+			s = "TITLE SCREEN (Enter plays)   " + s
 		case w.g.Mode() == game.Paused || w.ctl.Paused:
 			s = "PAUSED (P resumes, N steps)   " + s
 		}

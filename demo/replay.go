@@ -3,20 +3,27 @@ package main
 import (
 	"errors"
 	"fmt"
-	"image"
 	"os"
-
-	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 
 	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/replay"
 )
 
+// replaying is what the window keeps of the recording it plays
+// (-replay): the recording, its player, and the verdict once it ended.
+type replaying struct {
+	path     string
+	rec      *replay.Recording
+	player   *replay.Player
+	cfg      game.Config // the game's, for finding a divergence
+	verdict  string      // "" while playing; then that every step was equal, or where one differed
+	diverged bool
+}
+
 // newGame makes the window's game: from the recording with -replay (and
-// the player that plays it), else a new scene, recording into a file with
-// -record. done ends the recording and closes the file.
-func newGame(o options) (g *game.Game, p *replay.Player, done func() error, err error) {
+// what plays it), else a new scene, recording into a file with -record.
+// done ends the recording and closes the file.
+func newGame(o options) (g *game.Game, rp *replaying, done func() error, err error) {
 	cfg := o.Config
 	cfg.Seed = 1
 	done = func() error { return nil }
@@ -29,10 +36,10 @@ func newGame(o options) (g *game.Game, p *replay.Player, done func() error, err 
 		if err = errors.Join(err, f.Close()); err != nil {
 			return nil, nil, nil, err
 		}
-		g, p, err = game.FromRecording(rec, cfg)
-		return g, p, done, err
+		g, p, err := game.FromRecording(rec, cfg)
+		return g, &replaying{path: o.replay, rec: rec, player: p, cfg: cfg}, done, err
 	}
-	cfg.Title = o.steps == 0 // a timed run (-steps) skips the title and starts playing
+	cfg.Title = o.steps == 0 || o.title // a timed run (-steps) skips the title and starts playing, unless -title
 	if g, err = game.New(cfg); err != nil {
 		return nil, nil, nil, err
 	}
@@ -46,55 +53,60 @@ func newGame(o options) (g *game.Game, p *replay.Player, done func() error, err 
 		}
 		done = func() error { return errors.Join(g.StopRecording(), f.Close()) }
 	}
-	return g, p, done, nil
+	return g, nil, done, nil
 }
 
 // replayStep plays the next recorded frame instead of the player's input:
 // the camera, the bursts and the fountain as they were, step for step,
-// checked against the recording (a difference ends the demo with
-// WEFT-R004). The settings keys still work: the replay is the same on
-// any worker count and batch. When the recording ends the view holds; a
-// -steps run ends there.
+// checked against the recording. The settings keys still work: the
+// replay is the same on any worker count and batch. When the recording
+// ends, or a step differs from it, the view holds and the verdict shows
+// (a -steps run ends there): every step equal, or where the first
+// difference lies, found by playing the recording again into the serial
+// executor beside this configuration.
 func (w *window) replayStep(run bool) error {
-	if w.player.Done() {
-		if w.o.steps > 0 {
-			w.o.steps = w.st.Steps // the last frame: Draw saves it and Update ends the game
+	rp := w.rp
+	if rp.verdict != "" || !run || w.o.steps > 0 && w.st.Steps >= w.o.steps {
+		return nil
+	}
+	if !rp.player.Done() {
+		n, _, err := rp.player.Frame()
+		w.st.Steps += n
+		if err != nil {
+			cfg := rp.cfg
+			cfg.Workers, cfg.Batch = w.g.Engine().Workers(), w.ctl.Batch
+			rp.verdict, rp.diverged = fmt.Sprintf("replay %s: %v\n%v", rp.path, err, game.Divergence(rp.rec, cfg)), true
+			w.endSteps()
+			return nil
 		}
-		return nil
 	}
-	if !run || w.o.steps > 0 && w.st.Steps >= w.o.steps {
-		return nil
+	if rp.player.Done() { // in the frame of the last step: its Draw shows the verdict
+		rp.verdict = game.EqualVerdict(rp.path, rp.rec, w.g.Engine().Workers(), w.ctl.Batch)
+		w.endSteps()
 	}
-	n, _, err := w.player.Frame()
-	w.st.Steps += n
-	return err
+	return nil
 }
 
-// replayLine is what the window shows while it plays a recording: that
-// the screen is a replay, not a game to play, and which of its steps it
-// shows; "" when it plays no recording.
-func (w *window) replayLine() string {
-	if w.player == nil {
+// endSteps makes a -steps run end at this frame: Draw saves it and
+// Update ends the game.
+func (w *window) endSteps() {
+	if w.o.steps > 0 {
+		w.o.steps = w.st.Steps
+	}
+}
+
+// replayStatus is the status line while the window plays a recording:
+// that the screen is a replay, not a game to play, and which of its
+// steps it shows, or the verdict once it ended; "" when it plays none.
+func (w *window) replayStatus() string {
+	rp := w.rp
+	switch {
+	case rp == nil:
 		return ""
+	case rp.diverged:
+		return "REPLAY DIFFERS: " + rp.verdict + "   (Esc quits, exit code 1)"
+	case rp.verdict != "":
+		return "REPLAY ENDED: " + rp.verdict + "   (Esc quits)"
 	}
-	s := fmt.Sprintf("REPLAY step %d/%d", w.player.Played(), w.player.Len())
-	if w.player.Done() {
-		s += " (ended)"
-	}
-	return s
-}
-
-// drawReplay draws replayLine over the world's top right, overlay or
-// not, and keeps it for the run's stats. Executed only by Draw.
-func (w *window) drawReplay(screen *ebiten.Image) {
-	s := w.replayLine()
-	if s == "" {
-		return
-	}
-	const glyphW, glyphH, pad = 6, 16, 6 // ebitenutil's debug font
-	x, y := game.ScreenW-len(s)*glyphW-3*pad, 3*pad
-	box := image.Rect(x-pad, y-pad/2, x+len(s)*glyphW+pad, y+glyphH+pad/2)
-	screen.SubImage(box).(*ebiten.Image).Fill(colVoid)
-	ebitenutil.DebugPrintAt(screen, s, x, y)
-	w.st.Replay = s
+	return fmt.Sprintf("REPLAY step %d/%d of %s, every step checked", rp.player.Played(), rp.player.Len(), rp.path)
 }

@@ -14,9 +14,11 @@ import (
 )
 
 // The window records a run with -record and plays it back with -replay
-// on another worker count, every step checked against the recording; a
-// recording whose steps disagree ends the replay with WEFT-R004. Ebiten
-// runs one game a process, so each run is the built demo's own.
+// on another worker count, every step checked against the recording, and
+// shows and prints the verdict: every step equal (exit 0), or, for a
+// recording whose steps disagree, where (WEFT-R004, and what playing it
+// again into the serial executor found; exit 1). Ebiten runs one game a
+// process, so each run is the built demo's own.
 func TestRecordReplayWindow(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "demo")
@@ -29,7 +31,10 @@ func TestRecordReplayWindow(t *testing.T) {
 	out, err = exec.Command(bin, "-steps", "30", "-workers", "2", "-batch", "64", "-nooverlay", "-replay", path).CombinedOutput()
 	require.NoError(t, err, string(out))
 	assert.Contains(t, string(out), "steps 30,")
-	assert.Contains(t, string(out), "shown: REPLAY step 30/30 (ended)", "the window says it replays, and which step")
+	verdict := "replay " + path + ": 30 steps equal (world hash and "
+	assert.Contains(t, string(out), "shown: REPLAY ENDED: "+verdict, "the window shows the verdict")
+	assert.Contains(t, string(out), "\n"+verdict, "and prints it")
+	assert.Contains(t, string(out), "on 2 workers, batch 64")
 
 	f, err := os.Open(path)
 	require.NoError(t, err)
@@ -45,5 +50,6 @@ func TestRecordReplayWindow(t *testing.T) {
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, string(out))
 	assert.Equal(t, 1, exit.ExitCode())
-	assert.Contains(t, string(out), "WEFT-R004: step 20 differs")
+	assert.Contains(t, string(out), "shown: REPLAY DIFFERS: replay "+path+": replay: WEFT-R004: step 20 differs", "the window shows where")
+	assert.Contains(t, string(out), "the difference lies in the recorded run", "played again, the serial executor and this run agree: the recording was changed")
 }

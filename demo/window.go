@@ -14,7 +14,6 @@ import (
 	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/overlay"
 	"github.com/weft-engine/weft/profile"
-	"github.com/weft-engine/weft/replay"
 )
 
 // stats are what a run measured, printed with -steps and checked by the
@@ -28,7 +27,11 @@ type stats struct {
 	MinTPS   float64       // the lowest one-second ActualTPS after the first second
 	Overlay  time.Duration // the overlay's Draw, its mean per frame after the first second
 	Wall     time.Duration
-	Replay   string // the replay's indicator in the last frame drawn ("" when not replaying)
+	Replay   string // the replay's status line in the last frame drawn ("" when not replaying)
+	// Verdict is a replay's: that every step was equal, or where the
+	// first difference lies (Diverged); "" when not replaying or not ended.
+	Verdict  string
+	Diverged bool
 
 	ov *overlay.Overlay // the overlay at the end, for the tests to read
 }
@@ -45,19 +48,19 @@ func (s stats) String() string {
 // play opens the window and runs the game until it is closed, Esc is
 // pressed, or o.steps steps ran. Ebiten allows one RunGame a process.
 func play(o options, log io.Writer) (st stats, err error) {
-	g, player, done, err := newGame(o)
+	g, rp, done, err := newGame(o)
 	if err != nil {
 		return st, err
 	}
 	defer func() { err = errors.Join(err, done(), g.Close()) }()
-	if player == nil {
+	if rp == nil {
 		g.Engine().Camera().Zoom = o.zoom
 	}
 	w, err := newWindow(g, o, log)
 	if err != nil {
 		return st, err
 	}
-	w.player = player
+	w.rp = rp
 	ebiten.SetWindowSize(game.ScreenW, game.ScreenH)
 	ebiten.SetWindowTitle("weft demo")
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
@@ -67,6 +70,9 @@ func play(o options, log io.Writer) (st stats, err error) {
 	w.st.Wall = time.Since(start)
 	w.st.Entities, w.st.Visible, w.st.Lanes = g.Len(), len(g.Engine().Snapshot().Items), len(g.Profile().Last().Workers)
 	w.st.ov = w.ov
+	if rp != nil {
+		w.st.Verdict, w.st.Diverged = rp.verdict, rp.diverged
+	}
 	if w.ovFrames > 0 {
 		w.st.Overlay = w.ovSum / time.Duration(w.ovFrames)
 	}
@@ -87,13 +93,14 @@ type window struct {
 	o   options
 	ctl game.Controls
 	ptr game.Pointer
-	// player plays a recording (-replay) instead of the player's input.
-	player *replay.Player
-	ov     *overlay.Overlay
-	spr    *sprites
-	st     stats
-	err    error     // from Draw, which cannot return one
-	log    io.Writer // where the rewind, save and load keys report
+	// rp plays a recording (-replay) instead of the player's input.
+	rp    *replaying
+	ov    *overlay.Overlay
+	title []*ebiten.Image // the title card's lines (status.go)
+	spr   *sprites
+	st    stats
+	err   error     // from Draw, which cannot return one
+	log   io.Writer // where the rewind, save and load keys report
 
 	updates, rates int
 	sumTPS, sumFPS float64
@@ -119,7 +126,7 @@ func newWindow(g *game.Game, o options, log io.Writer) (*window, error) {
 		Profiler: g.Profile(),
 		Toggle:   []ebiten.Key{ebiten.KeyO, ebiten.KeyTab}, Help: []ebiten.Key{ebiten.KeyH, ebiten.KeyF1},
 		Hidden: o.noOverlay, Budget: o.budget, Capture: o.budget > 0, TraceDir: o.tracedir, Log: log,
-		Keys: gameKeys, Hint: hintLine, Baseline: base,
+		Keys: gameKeys, Baseline: base,
 	})
 	w.ov.Add(w.gamePanel())
 	return w, nil
@@ -186,7 +193,7 @@ func (w *window) Update() error {
 	}
 	w.sampleRates()
 
-	if w.player == nil { // the game's mode is the pause; a replay's is the recording's
+	if w.rp == nil { // the game's mode is the pause; a replay's is the recording's
 		w.ctl.Paused = w.g.Mode() == game.Paused
 	}
 	act := w.ctl.Press(readKeys())
@@ -197,7 +204,8 @@ func (w *window) Update() error {
 	if err := w.ctl.Apply(e); err != nil {
 		return err
 	}
-	if w.player != nil {
+	defer w.showStatus()
+	if w.rp != nil {
 		return w.replayStep(w.ctl.Runs(act))
 	}
 	w.timeKeys(act)
@@ -258,7 +266,8 @@ func (w *window) sampleRates() {
 func (w *window) Draw(screen *ebiten.Image) {
 	e := w.g.Engine()
 	w.spr.draw(screen, e.Snapshot(), *e.Camera(), w.g.Width, w.g.Height)
-	w.drawReplay(screen)
+	w.drawTitle(screen)
+	w.st.Replay = w.replayStatus()
 	last := w.o.steps > 0 && w.st.Steps >= w.o.steps && !w.shot
 	if last {
 		w.ov.Refresh()
@@ -295,19 +304,41 @@ func readBaseline(path string) (*profile.Report, error) {
 	return profile.ReadReport(f)
 }
 
-// timeKeys carries out the rewind, save and load keys, and reports each
-// in the log: a refusal (a rewind while recording, a file that does not
-// load) leaves the game running as it was.
+// timeKeys carries out the rewind, save and load keys, and says on
+// screen (and in the log) what each did: a refusal (a rewind or a load
+// while recording, a file that does not load) says why and leaves the
+// game running as it was. A rewind or a load starts the overlay's
+// -budget warm-up again: its step is no spike of play.
 func (w *window) timeKeys(act game.Actions) {
 	path := filepath.Join(w.o.tracedir, "weft.save")
 	if act.Rewind {
-		n, err := w.g.Rewind()
-		fmt.Fprintf(w.log, "rewind: %d steps back (%v)\n", n, err)
+		if n, err := w.g.Rewind(); err != nil {
+			w.say("rewind refused: " + err.Error())
+		} else {
+			w.say(fmt.Sprintf("rewound %d steps", n))
+			w.ov.Warm()
+		}
 	}
 	if act.Save {
-		fmt.Fprintf(w.log, "save to %s: %v\n", path, w.g.Save(path))
+		if err := w.g.Save(path); err != nil {
+			w.say("save failed: " + err.Error())
+		} else {
+			w.say("saved the world to " + path + " (F9 loads it)")
+		}
 	}
 	if act.Load {
-		fmt.Fprintf(w.log, "load from %s: %v\n", path, w.g.Load(path))
+		if err := w.g.Load(path); err != nil {
+			w.say("load refused: " + err.Error())
+		} else {
+			w.say("loaded the world from " + path)
+			w.ov.Warm()
+		}
 	}
+}
+
+// showStatus gives the overlay the keys that apply now and the window's
+// status line. Executed only by Update.
+func (w *window) showStatus() {
+	w.ov.SetHint(w.hint())
+	w.ov.SetStatus(w.status())
 }

@@ -61,5 +61,6 @@ func (o *Overlay) save() {
 	} else {
 		o.tr.say(fmt.Sprintf("capture of %d steps written to %s (compare: headless -compare, or the game's baseline)", r.Window, path))
 	}
+	o.tr.sticky = true
 	o.tr.logf()
 }

@@ -113,11 +113,22 @@ func (o *Overlay) note(name, s string, x, y, x1, limit, maxLines int) int {
 	return h + 2
 }
 
-// layoutFloats stacks the status line and the trace's message, each on
-// its band, in the box from (x, y) to (x1, limit).
+// layoutFloats stacks the game's status, the overlay's status line and
+// the message, each on its band, in the box from (x, y) to (x1, limit).
 func (o *Overlay) layoutFloats(x, y, x1, limit int) {
+	y += o.note("gamestatus", o.gameStatus, x, y, x1, limit, 6)
 	y += o.note("status", o.status(), x, y, x1, limit, 2)
-	o.note("message", o.tr.message(), x, y, x1, limit, 4)
+	o.note("message", o.message(), x, y, x1, limit, 4)
+}
+
+// message is the message band's text: a file's message says which key
+// dismisses it.
+func (o *Overlay) message() string {
+	m := o.tr.message()
+	if m != "" && o.tr.sticky {
+		m += "  (" + keyName(o.opt.Dismiss) + " dismisses)"
+	}
+	return m
 }
 
 // status says what holds the overlay still: a frozen timeline, a
@@ -136,9 +147,12 @@ func (o *Overlay) status() string {
 	return strings.Join(s, "; ")
 }
 
-// layoutHint is the line that shows while the overlay is hidden.
+// layoutHint is what shows while the overlay is hidden: the line of its
+// keys, and under it the game's status and the message, if any.
 func (o *Overlay) layoutHint(sz image.Point) {
-	o.note("hint", keyName(o.opt.Toggle)+" overlay  "+keyName(o.opt.Help)+" keys", 0, 0, sz.X, sz.Y, 1)
+	y := o.note("hint", keyName(o.opt.Toggle)+" overlay  "+keyName(o.opt.Help)+" keys", 0, 0, sz.X, sz.Y, 1)
+	y += o.note("gamestatus", o.gameStatus, 0, y, sz.X, sz.Y, 6)
+	o.note("message", o.message(), 0, y, sz.X, sz.Y, 4)
 }
 
 // helpKeys are the overlay's keys and clicks, then the game's.
@@ -149,6 +163,7 @@ func (o *Overlay) helpKeys() []KeyHelp {
 		{keyNames(o.opt.Hold), "hold the shown step as the baseline: the systems table compares with it"},
 		{keyNames(o.opt.Trace), "write a Chrome trace of the next 30 steps (ui.perfetto.dev)"},
 		{keyNames(o.opt.Save), "write the last steps as a capture file, to compare with later"},
+		{keyNames(o.opt.Dismiss), "take a file's message (trace, spike, capture) off the screen"},
 		{keyName(o.opt.InspectNext) + ", " + keyName(o.opt.InspectPrev), "inspect the next / previous entity that a system's query matches"},
 		{keyNames(o.opt.InspectQuery), "step through another system's query"},
 		{"click a bar", "of the step graph: select that step; every panel shows it (freezes)"},

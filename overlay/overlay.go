@@ -22,14 +22,20 @@ type Options struct {
 	Hold   []ebiten.Key // hold the shown step as the baseline to compare with, or let it go (default K)
 	Help   []ebiten.Key // the list of keys (default F1)
 	Save   []ebiten.Key // write the window's steps as a capture file into TraceDir (default G)
+	// Dismiss takes a file's message (a trace, a spike, a capture) off the
+	// screen (default Backspace); until then it stays.
+	Dismiss []ebiten.Key
 	// Step the inspector through the entities that a system's queries
 	// match: the next or previous one (defaults Page Down, Page Up), and
 	// the next system with a query (default End).
 	InspectNext, InspectPrev, InspectQuery []ebiten.Key
 	Hidden                                 bool // start hidden
 	// Budget is the step time the graph's red line marks (default 1/60 s).
-	// With Capture, the first step over it after the first second
-	// freezes the timeline on it and writes its trace into TraceDir.
+	// With Capture, the first step over it freezes the timeline on it and
+	// writes its trace into TraceDir, once the warm-up has passed: the
+	// first second (60 steps) of the game and of every new worker count,
+	// whose pool starts and whose buffers grow. A game that builds its
+	// world in a step of its own calls Warm after it.
 	Budget   time.Duration
 	Capture  bool
 	TraceDir string    // where traces go (default os.TempDir())
@@ -57,7 +63,7 @@ const TraceSteps = 30
 const (
 	graphLen   = 400 // steps in the step graph, one pixel each
 	textEvery  = 15  // frames between repaints of the numbers: readable, and few strings a second
-	warmup     = 60  // steps Capture lets pass: the first start the pool and grow buffers
+	warmup     = 60  // steps Capture lets pass after the start and a new worker count: a new pool starts and its buffers grow
 	leftW      = 432 // the left column, at most (half the screen on a narrow one)
 	defaultBud = time.Second / 60
 )
@@ -90,7 +96,10 @@ type Overlay struct {
 	fr            frames
 	tr            tracer
 	lastStep      uint64
-	captured      bool // Capture froze on a step already
+	captured      bool   // Capture froze on a step already
+	warmUntil     uint64 // the last step of Capture's warm-up
+	lanes         int    // the participants of the last step polled
+	gameStatus    string // the game's status line (SetStatus)
 	hover         hoverState
 	inspected     ecs.Entity // followed by the inspector panel; zero: none
 	stepping      stepping   // the query the inspector steps through (panel_inspect.go)
@@ -116,6 +125,7 @@ func New(e *engine.Engine, opt Options) *Overlay {
 	def(&opt.Hold, ebiten.KeyK)
 	def(&opt.Help, ebiten.KeyF1)
 	def(&opt.Save, ebiten.KeyG)
+	def(&opt.Dismiss, ebiten.KeyBackspace)
 	def(&opt.InspectNext, ebiten.KeyPageDown)
 	def(&opt.InspectPrev, ebiten.KeyPageUp)
 	def(&opt.InspectQuery, ebiten.KeyEnd)
@@ -175,11 +185,45 @@ func (o *Overlay) Update() (pointerOnOverlay bool) {
 	return o.pointer()
 }
 
-// keys reads the overlay's keys. All but Toggle and Help act only while
-// the overlay is shown.
+// Warm starts Capture's warm-up again from the next step: after a step
+// the game knows to be no spike of play (a world loaded or built, a
+// level started).
+func (o *Overlay) Warm() { o.warmUntil = o.lastStep + warmup }
+
+// Say shows msg on the overlay's message band for a few seconds, shown
+// or hidden (a refused key, a file saved), and writes it to Options.Log.
+func (o *Overlay) Say(msg string) {
+	o.tr.say(msg)
+	o.tr.logf()
+}
+
+// SetStatus sets the game's status line (a replay's step, a recording),
+// shown at the top right, over the world, whether or not the overlay
+// is; "" shows none. It is repainted with the numbers, a few times a
+// second.
+func (o *Overlay) SetStatus(s string) {
+	if (s == "") != (o.gameStatus == "") {
+		o.redo = 0
+	}
+	o.gameStatus = s
+}
+
+// SetHint sets the line of keys under the timeline (Options.Hint): a
+// game shows the keys that apply now (on a title screen, while paused).
+func (o *Overlay) SetHint(s string) {
+	if s != o.opt.Hint {
+		o.opt.Hint, o.redo = s, 0
+	}
+}
+
+// keys reads the overlay's keys. All but Toggle, Help and Dismiss act
+// only while the overlay is shown.
 func (o *Overlay) keys() {
 	if anyPressed(o.opt.Toggle) {
 		o.SetVisible(!o.visible)
+	}
+	if anyPressed(o.opt.Dismiss) {
+		o.tr.dismiss()
 	}
 	if anyPressed(o.opt.Help) { // hidden, it shows the overlay with the help
 		o.help, o.visible, o.redo = !o.help || !o.visible, true, 0
@@ -254,7 +298,10 @@ func (o *Overlay) poll() {
 	o.fr.cur.steps += ms(st.Total)
 	o.hist.record(st, o.fr.last.frame)
 	o.tr.add(o.e)
-	if o.opt.Capture && !o.captured && st.Step > warmup && st.Total > o.opt.Budget {
+	if n := len(st.Workers); n != o.lanes { // the start, or a new pool: warm it up
+		o.lanes, o.warmUntil = n, st.Step+warmup-1
+	}
+	if o.opt.Capture && !o.captured && st.Step > o.warmUntil && st.Total > o.opt.Budget {
 		o.captured = true
 		o.selectStep(st.Step)
 		o.tr.spike(o.e, spikeMessage(st.Step, st.Total, o.opt.Budget))

@@ -114,6 +114,11 @@ func longestMessages(t *testing.T, e *engine.Engine) []string {
 	return []string{spike, tr.msg}
 }
 
+// longestStatus is about the longest status a game sets: the demo's
+// replay verdict when a step differs, with its divergence report.
+var longestStatus = "REPLAY DIFFERS at step 18446744073709551615 of 18446744073709551615: " +
+	strings.Repeat("system stun-look, entity 4294967295v4294967295, component game.Alert: want {Left:2147483647}, got {Left:-2147483648}; ", 3) + "(Esc quits, exit code 1)"
+
 // At 1280×720 and 800×600, with the longest messages and every status
 // on, no text leaves the screen or overlaps another: the panels, the
 // floating bands, the help, the hint while hidden.
@@ -131,13 +136,16 @@ func TestLayoutFits(t *testing.T) {
 	require.True(t, o.selectStep(18)) // a step selected: frozen
 	o.view.filter = 0                 // filtered
 	o.view.from, o.view.to = 0, 10000 // zoomed
+	o.SetStatus(longestStatus)
 	for _, sz := range screens {
 		for _, msg := range msgs {
 			o.tr.say(msg)
+			o.tr.sticky = true
 			o.layout(sz)
 			checkBoxes(t, "panels", sz, o.pic.boxes)
 			texts := boxTexts(o.pic.boxes)
 			assert.Contains(t, panelsOf(o.pic.boxes), "message", "the message is on screen")
+			assert.Contains(t, panelsOf(o.pic.boxes), "gamestatus", "the game's status is on screen")
 			assert.Contains(t, texts, "timeline FROZEN on step")
 			assert.Contains(t, texts, "baseline: step")
 			for _, name := range []string{"frame", "step", "graph", "systems", "predict", "timeline", "hint"} {
@@ -150,7 +158,13 @@ func TestLayoutFits(t *testing.T) {
 		o.help, o.visible = false, false
 		o.layout(sz)
 		checkBoxes(t, "hidden", sz, o.pic.boxes)
-		assert.Equal(t, []string{"F3 overlay  F1 keys"}, boxTexts2(o.pic.boxes), "hidden, only the hint")
+		assert.Equal(t, []string{"hint", "gamestatus", "message"}, panelsOf(o.pic.boxes), "hidden, the hint, the game's status and the message")
+		assert.Equal(t, "F3 overlay  F1 keys", o.pic.boxes[0].Text)
+		o.SetStatus("")
+		o.tr.dismiss()
+		o.layout(sz)
+		assert.Equal(t, []string{"F3 overlay  F1 keys"}, boxTexts2(o.pic.boxes), "hidden, with nothing to say, only the hint")
+		o.SetStatus(longestStatus)
 		o.visible = true
 	}
 }

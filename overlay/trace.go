@@ -25,14 +25,16 @@ type tracer struct {
 	pool      int           // the worker count the trace began with
 	path      string        // the last file written
 	msg       string        // its path, or the error, for the screen
-	shown     int           // frames the finished trace's message has been on screen
+	shown     int           // frames the message has been on screen
+	sticky    bool          // the message stays until dismissed (a file written or failed)
 	one       profile.Trace // a spike's
 	spikePath string        // the last spike's trace file
 	fresh     bool          // a new message: repaint
 	err       error         // the first trace that could not be written
 }
 
-// msgFrames is how long a finished trace's message stays on screen.
+// msgFrames is how long a passing message (progress, Overlay.Say) stays
+// on screen; a file's path or failure stays until dismissed.
 const msgFrames = 360
 
 func (t *tracer) start(e *engine.Engine) {
@@ -61,6 +63,7 @@ func (t *tracer) add(e *engine.Engine) {
 	t.left = 0
 	if t.steps == 0 {
 		t.say("trace cancelled: the worker count changed before its first step")
+		t.sticky = true
 		t.logf()
 		return
 	}
@@ -76,6 +79,7 @@ func (t *tracer) add(e *engine.Engine) {
 		}
 		t.say(msg)
 	}
+	t.sticky = true
 	t.logf()
 }
 
@@ -98,6 +102,7 @@ func (t *tracer) spike(e *engine.Engine, why string) {
 		t.spikePath = path
 		t.say(why + "; its trace: " + path)
 	}
+	t.sticky = true
 	t.logf()
 }
 
@@ -122,22 +127,34 @@ func (t *tracer) logf() {
 	}
 }
 
-// say puts msg on screen.
-func (t *tracer) say(msg string) { t.msg, t.shown, t.fresh = msg, 0, true }
+// say puts msg on screen, for msgFrames frames: the callers that write a
+// file make it sticky.
+func (t *tracer) say(msg string) { t.msg, t.shown, t.fresh, t.sticky = msg, 0, true, false }
 
-// message is what the band shows this frame: the message while tracing
-// and for msgFrames frames after, then nothing.
+// dismiss takes a sticky message off the screen, and reports whether
+// there was one.
+func (t *tracer) dismiss() bool {
+	if !t.sticky || t.msg == "" {
+		return false
+	}
+	t.msg, t.sticky, t.fresh = "", false, true
+	return true
+}
+
+// message is what the band shows this frame: a sticky message until it
+// is dismissed, another while tracing and for msgFrames frames after,
+// then nothing.
 func (t *tracer) message() string {
-	if t.left > 0 || t.shown < msgFrames {
+	if t.sticky || t.left > 0 || t.shown < msgFrames {
 		return t.msg
 	}
 	return ""
 }
 
-// frame counts a frame the message was shown, and reports whether it
-// just expired (the picture is then repainted without it).
+// frame counts a frame a passing message was shown, and reports whether
+// it just expired (the picture is then repainted without it).
 func (t *tracer) frame() bool {
-	if t.msg == "" || t.left > 0 || t.shown >= msgFrames {
+	if t.msg == "" || t.sticky || t.left > 0 || t.shown >= msgFrames {
 		return false
 	}
 	t.shown++

@@ -153,6 +153,21 @@ func TestCapture(t *testing.T) {
 	o.poll()
 	assert.False(t, o.frozen, "only the first step over the budget")
 
+	// A new worker count, or Warm, starts the warm-up again.
+	for _, again := range []func(){func() { require.NoError(t, e.SetWorkers(2)) }, o.Warm} {
+		o.captured = false
+		again()
+		for range warmup {
+			require.NoError(t, e.Tick())
+			o.poll()
+			require.False(t, o.captured, "the warm-up passes")
+		}
+		require.NoError(t, e.Tick())
+		o.poll()
+		require.True(t, o.captured, "the first step after it is caught")
+		o.setFrozen(false)
+	}
+
 	_, o = newEngine(t, 1, 800, warmup+2, Options{})
 	assert.False(t, o.frozen, "no Capture, no freeze")
 }
@@ -184,10 +199,21 @@ func TestTrace(t *testing.T) {
 		}
 	}
 	assert.Equal(t, TraceSteps, steps, "a slice per step")
+	for range 2 * msgFrames {
+		assert.False(t, tr.frame())
+	}
+	assert.Contains(t, tr.message(), tr.path, "the path stays until dismissed")
+	assert.Contains(t, o.message(), "(Backspace dismisses)")
+	assert.True(t, tr.dismiss())
+	assert.Empty(t, tr.message())
+	assert.False(t, tr.dismiss(), "nothing left to dismiss")
+
+	o.Say("a passing message")
+	assert.False(t, tr.dismiss(), "a passing message is not dismissed")
 	for range msgFrames - 1 {
 		assert.False(t, tr.frame())
 	}
-	assert.True(t, tr.frame(), "the message expires: repaint")
+	assert.True(t, tr.frame(), "a passing message expires: repaint")
 	assert.Empty(t, tr.message())
 
 	tr.start(e)

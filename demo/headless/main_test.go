@@ -76,7 +76,7 @@ func TestJSON(t *testing.T) {
 			assert.Contains(t, s, k)
 		}
 	}
-	assert.Equal(t, []string{"lifetime", "seek", "stun", "physics", "landing", "anim", "sparks", "helm", "transform", "turrets", "stun-look", "cull", "fountain"}, names) // exclusive systems after the others
+	assert.Equal(t, []string{"recruit", "lifetime", "seek", "stun", "physics", "landing", "anim", "sparks", "helm", "transform", "turrets", "stun-look", "cull", "fountain"}, names) // exclusive systems after the others
 	cp := m["critical_path"].(map[string]any)
 	assert.Equal(t, 12.0, cp["step"])
 	assert.NotEmpty(t, cp["jobs"])
@@ -188,13 +188,15 @@ func TestBadFlags(t *testing.T) {
 	}
 }
 
-// Once warm, a step allocates (almost) nothing: measured 2.8 a step over
-// the second half of 60 steps (the world's and the timings' buffers still
-// growing). An allocation per chunk (7 chunks × 4 systems) or per entity
-// fails the bound.
+// Once warm, a step allocates (almost) nothing: measured 13.0 to 13.1 a
+// step over the second half of 60 steps, while the world's, the
+// timings' and the command buffers still grow (the recruiter's, every 30
+// steps, among them). An allocation per chunk (7 chunks × 4 systems) or
+// per entity fails the bound. The game's TestSteadyStateAllocs checks
+// that a warm step allocates nothing.
 func TestSteadyAllocs(t *testing.T) {
 	m := runJSON(t, "-steps", "60", "-entities", "800", "-workers", "1", "-batch", "128")
-	assert.Less(t, m["allocs_per_step"], 12.0)
+	assert.Less(t, m["allocs_per_step"], 20.0)
 }
 
 // -frames is the old name of -steps: a frame is the window's, not a step.

@@ -30,40 +30,14 @@ func verify(o options, path string, stdout io.Writer) error {
 	start := time.Now()
 	for !p.Done() {
 		if err := p.Step(); err != nil {
-			return errors.Join(err, find(rec, o.Config))
+			return errors.Join(err, game.Divergence(rec, o.Config))
 		}
 	}
 	took := time.Since(start)
 	simulated := time.Duration(len(rec.Steps)) * time.Duration(rec.Header.FixedStep)
-	_, err = fmt.Fprintf(stdout, "replay %s: %d steps equal (world hash and %d system digests each) on %d workers, batch %s\nplayed in %v for %v of game time: %.1fx real time\n",
-		path, len(rec.Steps), len(rec.Header.Systems), o.Workers, batchName(o.Batch), took.Round(time.Millisecond), simulated.Round(time.Millisecond), simulated.Seconds()/took.Seconds())
+	_, err = fmt.Fprintf(stdout, "%s\nplayed in %v for %v of game time: %.1fx real time\n",
+		game.EqualVerdict(path, rec, g.Engine().Workers(), o.Batch), took.Round(time.Millisecond), simulated.Round(time.Millisecond), simulated.Seconds()/took.Seconds())
 	return err
-}
-
-// find plays rec into the serial oracle and cfg side by side and returns
-// where they first differ, as an error; nil if they agree, which means
-// the difference was in the recording's own run.
-func find(rec *replay.Recording, cfg game.Config) error {
-	oracle := cfg
-	oracle.Workers = 0
-	a, _, err := game.FromRecording(rec, oracle)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	b, _, err := game.FromRecording(rec, cfg)
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	d, err := replay.Find(rec, a, b)
-	switch {
-	case err != nil:
-		return err
-	case d == nil:
-		return fmt.Errorf("played again, the serial executor and %d workers agree on every step: the difference lies in the recorded run (another build, or a system that differs from run to run)", cfg.Workers)
-	}
-	return fmt.Errorf("played again into the serial executor (want) and %d workers (got): %s", cfg.Workers, d)
 }
 
 func readRecording(path string) (*replay.Recording, error) {
@@ -86,11 +60,4 @@ func record(g *game.Game, path string) (func() error, error) {
 		return nil, errors.Join(err, f.Close())
 	}
 	return func() error { return errors.Join(g.StopRecording(), f.Close()) }, nil
-}
-
-func batchName(b int) string {
-	if b == 0 {
-		return "adaptive"
-	}
-	return fmt.Sprint(b)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/weft-engine/weft/systems/cull"
 	"github.com/weft-engine/weft/systems/physics"
 	"github.com/weft-engine/weft/systems/seek"
+	"github.com/weft-engine/weft/systems/transform"
 )
 
 // The defaults of Config.
@@ -64,9 +65,9 @@ type Config struct {
 	Seed     uint64 // of the world's randomness
 	Window   int    // steps in the timings window (default 120)
 	Detail   int    // of them, the last steps whose timeline the profiler keeps (default: all)
-	// Title starts on the title screen with an empty world: the bodies
-	// spawn when the player starts (Start). Without it the game starts
-	// Playing, its world spawned by New.
+	// Title starts on the title screen, the world alive behind it: the
+	// fountain waits for the player to start (Start). Without it the game
+	// starts Playing.
 	Title bool
 }
 
@@ -120,6 +121,12 @@ type comps struct {
 	life  ecs.Component[Life]
 	w, h  float64
 	scope ecs.Component[engine.Scoped[Mode]] // a title screen's bursts
+	// The seekers' and ships' parts (seekers.go, stun.go, turrets.go).
+	seeker ecs.Component[seek.Seeker]
+	alert  ecs.Component[Alert]
+	local  ecs.Component[transform.Local]
+	world  ecs.Component[transform.World]
+	turret ecs.Component[Turret]
 }
 
 // The sprite sheets the bodies use; each has sheetFrames frames.
@@ -177,12 +184,13 @@ func newLife(r *rand.Rand, respawn bool) Life {
 const Gravity = 60
 
 // New builds the world: cfg.Entities bodies spread over a world larger
-// than the screen (one in 64 a seeker chasing another body), physics
-// (with gravity), anim, lifetime, seek, landing sparks (an event from
-// landing to sparks), cull and the fountain (on) wired into an engine, the
-// camera on the world's centre. With cfg.Title the bodies spawn when the
-// game leaves the title screen (mode.go); the simulation's systems sit
-// out the Paused steps.
+// than the screen (one in 64 a seeker chasing another body, topped up by
+// the recruiter), physics (with gravity), anim, lifetime, seek, landing
+// sparks (an event from landing to sparks), cull and the fountain (on)
+// wired into an engine, the camera on the world's centre. With cfg.Title
+// the game starts on the title screen, the world alive behind it and the
+// fountain waiting (mode.go); the simulation's systems sit out the
+// Paused steps.
 func New(cfg Config) (*Game, error) {
 	if _, err := engine.ResolveWorkers(cfg.Workers); err != nil {
 		return nil, fmt.Errorf("game: Config.Workers: %w", err)
@@ -202,11 +210,11 @@ func New(cfg Config) (*Game, error) {
 	w := ecs.NewWorld(ecs.Options{NoChecks: !cfg.Checks})
 	c := &comps{ecs.NewComponent[systems.Position](w), ecs.NewComponent[systems.Velocity](w), ecs.NewComponent[systems.Body](w),
 		ecs.NewComponent[systems.Sprite](w), ecs.NewComponent[systems.Look](w), ecs.NewComponent[anim.Animation](w),
-		ecs.NewComponent[anim.Tween](w), ecs.NewComponent[Life](w), width, height, ecs.NewComponent[engine.Scoped[Mode]](w)}
-	if !cfg.Title {
-		if err := c.populate(w, cfg); err != nil {
-			return nil, err
-		}
+		ecs.NewComponent[anim.Tween](w), ecs.NewComponent[Life](w), width, height, ecs.NewComponent[engine.Scoped[Mode]](w),
+		ecs.NewComponent[seek.Seeker](w), ecs.NewComponent[Alert](w), ecs.NewComponent[transform.Local](w),
+		ecs.NewComponent[transform.World](w), ecs.NewComponent[Turret](w)}
+	if err := c.populate(w, cfg); err != nil {
+		return nil, err
 	}
 	eng, err := engine.New(w, engine.Config{Workers: cfg.Workers, Batch: cfg.Batch, NoChecks: !cfg.Checks})
 	if err != nil {
@@ -226,6 +234,7 @@ func New(cfg Config) (*Game, error) {
 		ecs.AddResource(w, burstSrc),
 		eng.AddExclusive(engine.PreUpdate, newFountain(c, cfg.Seed, w),
 			engine.EveryN(FountainEvery), engine.WhileRes(func(f *Fountain) bool { return f.On }), play),
+		eng.Add(engine.PreUpdate, newRecruiter(c, cfg.Entities), engine.EveryN(RecruitEvery), unpaused), // seekers.go
 		eng.Add(engine.PreUpdate, &lifetime{c: c}, unpaused),
 		eng.Add(engine.PreUpdate, seek.New(), unpaused),
 		eng.Add(engine.PreUpdate, &stun{}, engine.After("seek"), unpaused), // stun.go

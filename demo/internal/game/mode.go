@@ -1,6 +1,7 @@
 package game
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"github.com/weft-engine/weft/ecs"
@@ -37,7 +38,7 @@ type ModeRequest struct {
 }
 
 // addModes registers the modes, starting on the title screen if
-// cfg.Title; leaving the title spawns the world.
+// cfg.Title; leaving the title sets off the kickoff.
 func (g *Game) addModes() error {
 	first := Playing
 	if g.cfg.Title {
@@ -45,7 +46,7 @@ func (g *Game) addModes() error {
 	}
 	err := engine.AddState(g.eng, first, Title, Playing, Paused)
 	if err == nil {
-		err = engine.OnTransition(g.eng, Title, Playing, populate{g.comps, g.cfg})
+		err = engine.OnTransition(g.eng, Title, Playing, kickoff{g.comps, g.cfg.Seed})
 	}
 	if err == nil {
 		g.mode, err = engine.StateOf[Mode](g.w)
@@ -53,19 +54,36 @@ func (g *Game) addModes() error {
 	return err
 }
 
-// populate is the exclusive system that spawns the world when the player
-// leaves the title screen.
-type populate struct {
-	c   *comps
-	cfg Config
+// kickoff is the exclusive system that runs when the player leaves the
+// title screen (engine.OnTransition): a ring of KickoffBodies bodies
+// flies out of the world's centre, where the camera starts. Its
+// randomness comes from the seed alone, so it is the same on every run.
+type kickoff struct {
+	c    *comps
+	seed uint64
 }
 
-func (p populate) Name() string                          { return "populate" }
-func (p populate) Run(w *ecs.World, _ engine.Time) error { return p.c.populate(w, p.cfg) }
+// KickoffBodies is the size of the kickoff's ring.
+const KickoffBodies = 400
 
-// populate spawns cfg.Entities bodies spread over the world, one in 64 a
-// seeker chasing another body. Executed only by the owner, outside a
-// frame.
+func (k kickoff) Name() string { return "kickoff" }
+
+// Run spawns the ring. Executed only by the owner, at the transition.
+func (k kickoff) Run(w *ecs.World, _ engine.Time) error {
+	r := rand.New(rand.NewPCG(k.seed, 0x4B1C0FF))
+	b, c := w.NewCommands(), k.c
+	for i := range KickoffBodies {
+		a := 2 * math.Pi * float64(i) / KickoffBodies
+		v := 120 + r.Float64()*60
+		c.spawnTinted(b, r, c.w/2+6*math.Cos(a), c.h/2+6*math.Sin(a), v*math.Cos(a), v*math.Sin(a)-40, newLife(r, false), fountainTint)
+	}
+	_, err := w.Apply(b)
+	return err
+}
+
+// populate spawns cfg.Entities bodies spread over the world, one in 64
+// a seeker chasing another body (seekers.go). Executed only by the
+// owner, outside a frame.
 func (c *comps) populate(w *ecs.World, cfg Config) error {
 	r := rand.New(rand.NewPCG(cfg.Seed, 0x9E3779B97F4A7C15))
 	setup := w.NewCommands()
@@ -77,10 +95,16 @@ func (c *comps) populate(w *ecs.World, cfg Config) error {
 	if _, err := w.Apply(setup); err != nil {
 		return err
 	}
-	if err := c.addSeekers(w); err != nil {
+	cands, err := c.candidates(w)
+	if err != nil {
 		return err
 	}
-	return c.addTurrets(w)
+	b := w.NewCommands()
+	if err := c.recruit(b, cands, SeekersFor(cfg.Entities), 0, ecs.Relate[ecs.ChildOf]); err != nil {
+		return err
+	}
+	_, err = w.Apply(b)
+	return err
 }
 
 // Mode is the game's mode in the last step; Requested the one asked for

@@ -26,16 +26,18 @@ func playModes(t *testing.T, cfg game.Config) ([]uint64, *game.Game) {
 	}
 	require.NoError(t, g.Tick())
 	assert.Equal(t, game.Title, g.Mode())
-	assert.Zero(t, g.Len(), "the title screen has no world")
+	assert.Equal(t, 800, g.Len(), "the world is alive behind the title screen")
+	before := mustHash(t, g)
 	g.SpawnBurst(g.Width/2, g.Height/2, 30) // scoped to the title screen
 	require.NoError(t, g.Tick())
-	assert.Equal(t, 30, g.Len())
+	assert.Equal(t, 830, g.Len())
+	assert.NotEqual(t, before, mustHash(t, g), "it moves")
 	require.NoError(t, g.TogglePause(), "no pause on the title screen")
 	require.NoError(t, g.Start())
 	require.NoError(t, g.Start(), "a second request waits for the first")
 	require.NoError(t, g.Tick())
 	assert.Equal(t, game.Playing, g.Mode())
-	assert.Equal(t, 800, g.Len(), "leaving the title spawned the world and despawned its bursts")
+	assert.Equal(t, 800+game.KickoffBodies, g.Len(), "leaving the title despawned its bursts and set off the kickoff")
 	for range 10 {
 		require.NoError(t, g.Tick())
 	}
@@ -62,6 +64,12 @@ func playModes(t *testing.T, cfg game.Config) ([]uint64, *game.Game) {
 	}
 	mark()
 	return hashes, g
+}
+
+func mustHash(t *testing.T, g *game.Game) uint64 {
+	h, err := g.Hash()
+	require.NoError(t, err)
+	return h
 }
 
 // The title and pause modes give the same world for every worker count

@@ -2,6 +2,7 @@ package game
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -42,6 +43,9 @@ func (g *Game) Record(w io.Writer) error {
 	g.rec = r
 	return nil
 }
+
+// Recording reports whether the game records (Record).
+func (g *Game) Recording() bool { return g.rec != nil }
 
 // StopRecording ends the recording, if one runs, and returns its error.
 func (g *Game) StopRecording() error {
@@ -107,4 +111,48 @@ func (g *Game) frame(dt time.Duration) {
 	if g.rec != nil {
 		g.rec.Frame(dt)
 	}
+}
+
+// EqualVerdict says that a replay of rec, from path, played every step
+// equal to the recording on workers and batch: the line the window and
+// the headless command print.
+func EqualVerdict(path string, rec *replay.Recording, workers, batch int) string {
+	return fmt.Sprintf("replay %s: %d steps equal (world hash and %d system digests each) on %d workers, batch %s",
+		path, len(rec.Steps), len(rec.Header.Systems), workers, BatchName(batch))
+}
+
+// BatchName is a batch size as the verdicts print it: "adaptive" for 0.
+func BatchName(b int) string {
+	if b == 0 {
+		return "adaptive"
+	}
+	return fmt.Sprint(b)
+}
+
+// Divergence plays rec into the serial executor and cfg side by side and
+// returns where they first differ (step, system, entity, component, both
+// values), as an error; nil if they agree, which means the difference lay
+// in the recorded run. It plays up to the divergence twice: seconds for
+// a large world.
+func Divergence(rec *replay.Recording, cfg Config) error {
+	oracle := cfg
+	oracle.Workers = 0
+	a, _, err := FromRecording(rec, oracle)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	b, _, err := FromRecording(rec, cfg)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	d, err := replay.Find(rec, a, b)
+	switch {
+	case err != nil:
+		return err
+	case d == nil:
+		return fmt.Errorf("played again, the serial executor and %d workers agree on every step: the difference lies in the recorded run (another build, or a system that differs from run to run)", cfg.Workers)
+	}
+	return fmt.Errorf("played again into the serial executor (want) and %d workers (got): %s", cfg.Workers, d)
 }

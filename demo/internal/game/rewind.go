@@ -52,9 +52,12 @@ func (g *Game) Save(path string) error {
 }
 
 // Load replaces the world with the one saved at path; a file that cannot
-// load changes nothing (ecs.World.Load). Executed only by the owner,
-// between steps.
+// load changes nothing (ecs.World.Load). While recording, it is refused,
+// as Rewind is. Executed only by the owner, between steps.
 func (g *Game) Load(path string) error {
+	if g.rec != nil {
+		return errors.New("game: no loading while recording (-record): a recording is one run forward")
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return err

@@ -2,12 +2,10 @@ package game
 
 import (
 	"math"
-	"slices"
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/systems"
-	"github.com/weft-engine/weft/systems/seek"
 	"github.com/weft-engine/weft/systems/transform"
 )
 
@@ -25,35 +23,28 @@ type Turret struct{}
 // heading, in world units.
 var turretOffsets = [...]transform.Local{{X: 3, Y: -4, Scale: 1}, {X: 3, Y: 4, Scale: 1}}
 
-// addTurrets gives every seeker a transform and two turrets. Executed
-// only by the owner, after addSeekers.
-func (c *comps) addTurrets(w *ecs.World) error {
-	local, world := ecs.NewComponent[transform.Local](w), ecs.NewComponent[transform.World](w)
-	turret := ecs.NewComponent[Turret](w)
-	seq, err := w.Entities(ecs.NewComponent[seek.Seeker](w))
-	if err != nil {
-		return err
-	}
-	ships := slices.Collect(seq) // Relate, in the loop, must not meet an open iteration
-	b := w.NewCommands()
-	for _, ship := range ships {
-		local.Add(b, ship, transform.Local{Scale: 1})
-		world.Add(b, ship, transform.World{Scale: 1})
-		for _, off := range turretOffsets {
-			t := b.Spawn()
-			c.pos.Add(b, t, systems.Position{})
-			c.spr.Add(b, t, systems.Sprite{Sheet: 1, Layer: 3, Extent: 1.2})
-			c.look.Add(b, t, systems.Look{Scale: 0.6, Color: engine.Color{R: 1, G: 0.85, B: 0.2, A: 1}})
-			local.Add(b, t, off)
-			world.Add(b, t, transform.World{})
-			turret.Add(b, t, Turret{})
-			if err := ecs.Relate[ecs.ChildOf](b, t, ship); err != nil {
-				return err
-			}
+// relateFunc records a ChildOf link into b: ecs.Relate in the owner's
+// buffers, a RelationWriter's Set in a system's.
+type relateFunc func(b *ecs.Commands, child, parent ecs.Entity) error
+
+// addTurrets records into b how ship gets a transform and two turrets,
+// its children. Called by whoever records b.
+func (c *comps) addTurrets(b *ecs.Commands, ship ecs.Entity, relate relateFunc) error {
+	c.local.Add(b, ship, transform.Local{Scale: 1})
+	c.world.Add(b, ship, transform.World{Scale: 1})
+	for _, off := range turretOffsets {
+		t := b.Spawn()
+		c.pos.Add(b, t, systems.Position{})
+		c.spr.Add(b, t, systems.Sprite{Sheet: 1, Layer: 3, Extent: 1.2})
+		c.look.Add(b, t, systems.Look{Scale: 0.6, Color: engine.Color{R: 1, G: 0.85, B: 0.2, A: 1}})
+		c.local.Add(b, t, off)
+		c.world.Add(b, t, transform.World{})
+		c.turret.Add(b, t, Turret{})
+		if err := relate(b, t, ship); err != nil {
+			return err
 		}
 	}
-	_, err = w.Apply(b)
-	return err
+	return nil
 }
 
 // helm sets each ship's transform from its body: its position, and its
