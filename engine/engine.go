@@ -113,6 +113,9 @@ type scratch struct {
 	chained []jobs.Handle // a chained pass's predecessors but the one it chains onto
 	errs    []error       // the step's failures, joined by Tick
 	events  []jobs.Event  // a segment's trace, read from the pool
+	// ran counts the steps run, and only grows: Time.Step goes back with a
+	// restore, rewind or load, so a step number does not name one step.
+	ran uint64
 }
 
 // outputs are what a step publishes.

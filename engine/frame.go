@@ -40,7 +40,7 @@ func (f *Frame) Prepare(p *Pass) (int, error) {
 		return 0, errorf(CodeScheduleRun, p.sys.name, nil, "Prepare(%s): a Range pass has no query; use RunRange", p.label)
 	}
 	qs := p.q
-	if step := f.e.res.time.Step; qs.step != step {
+	if ran := f.e.scratch.ran; qs.ran != ran { // once per step: a step number repeats after a rewind
 		if qs.glue.Watches() {
 			f.settleWriters()
 		}
@@ -48,7 +48,7 @@ func (f *Frame) Prepare(p *Pass) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		qs.n, qs.step = n, step
+		qs.n, qs.ran = n, ran
 		for _, o := range qs.passes {
 			o.rows.Store(0)
 		}

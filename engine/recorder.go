@@ -187,7 +187,7 @@ func (r *recorder) endSystems(e *Engine) {
 			s.State = SystemSkipped
 		}
 		for _, q := range en.queries {
-			if q.step != e.res.time.Step {
+			if q.ran != e.scratch.ran {
 				continue // not prepared this step (disabled): its counts are old
 			}
 			rows := int64(0)

@@ -83,6 +83,7 @@ func (e *Engine) tick() (err error) {
 	e.out.problems = e.out.problems[:0]
 	e.keepStep()
 	e.startEvents()
+	e.scratch.ran++
 	t := e.res.time
 	t.Step++
 	t.Elapsed = float64(t.Step) * t.DT
