@@ -103,6 +103,7 @@ func TestGame(t *testing.T) {
 		assert.Contains(t, texts, row, "systems, markers and counters")
 	}
 	assert.Contains(t, all, fmt.Sprintf("step %d timeline", st.Steps), "the screenshot shows the step it captures")
+	assert.Contains(t, all, "parallelism ", "the predictions show with workers too")
 }
 
 func distinct(img image.Image, r image.Rectangle) int {

@@ -277,3 +277,67 @@ func TestTraceErr(t *testing.T) {
 	assert.Error(t, o.TraceErr())
 	assert.Contains(t, o.tr.msg, "its trace failed")
 }
+
+// idle is a component no entity has: readers of it order freely.
+type idle struct{ N int }
+
+// reader is a system with a chunk pass over idle, named as one of a
+// game's: with a marker and a counter when marked.
+type reader struct {
+	name   string
+	marked bool
+	p      ecs.Reader[idle]
+	pass   *engine.Pass
+	mark   engine.Marker
+	count  engine.Counter
+}
+
+func (s *reader) Name() string { return s.name }
+
+func (s *reader) Build(b *engine.Builder) error {
+	d := b.Decl()
+	s.p = ecs.Read[idle](d)
+	s.pass = b.Chunks("read", ecs.NewQuery1(d, s.p), func(c *ecs.Chunk) {
+		if s.marked {
+			sp := s.mark.Begin(c.Worker())
+			defer sp.End()
+			s.count.Add(c.Worker(), int64(c.Len()))
+		}
+	})
+	if s.marked {
+		s.mark, s.count = b.Marker("part"), b.Counter("rows")
+	}
+	return nil
+}
+
+func (s *reader) Schedule(f *engine.Frame) error { return f.Run(s.pass) }
+
+// At the default settings of a game the size of the demo (a game panel,
+// 16 systems, 3 of them with a marker and a counter, a status line),
+// with the pool of a 2-core machine (1 worker) or of a 16-core one (15),
+// every panel shows at 1280×720 and 800×600, the parallelism and
+// predictions included: the systems table leaves them room.
+func TestLayoutDemoSize(t *testing.T) {
+	for _, workers := range []int{1, 15} {
+		var more []engine.System
+		for i := range 15 {
+			more = append(more, &reader{name: fmt.Sprintf("system-%d", i), marked: i%5 == 0})
+		}
+		_, o := newEngine(t, workers, 5000, 20, Options{}, more...)
+		o.Add(Panel{Name: "game", Dock: Top, Layout: func(c *Canvas) int {
+			return c.Wrap(4, 1, "entities 23210  visible 2097  landings 4012 (hard 2799)  seekers lost 163   sprites 2097 in 3 draw calls", 2) + 2
+		}})
+		o.SetStatus("REC step 12345 into /tmp/weft-run.replay (R rewind and F9 load are off while recording)")
+		for _, sz := range screens {
+			o.layout(sz)
+			checkBoxes(t, fmt.Sprintf("%d workers", workers), sz, o.pic.boxes)
+			for _, name := range []string{"frame", "step", "game", "graph", "systems", "predict", "timeline", "hint"} {
+				assert.Contains(t, panelsDrawn(o), name, "%d workers, %v: every panel fits", workers, sz)
+			}
+			texts := boxTexts(o.pic.boxes)
+			assert.Contains(t, texts, "parallelism ")
+			assert.Contains(t, texts, "16: ", "the prediction for 16 threads")
+			assert.Contains(t, panelsOf(o.pic.boxes), "gamestatus")
+		}
+	}
+}

@@ -54,6 +54,7 @@ func (o *Overlay) systemsPanel() Panel {
 }
 
 func (o *Overlay) layoutSystems(c *Canvas) int {
+	limit := c.H - o.predictHeight(c.W) // the predictions under it show on every screen
 	o.systemRows(o.sum)
 	y := c.Wrap(6, 0, o.systemsHead(), 2)
 	scale := 0.0
@@ -66,7 +67,7 @@ func (o *Overlay) layoutSystems(c *Canvas) int {
 		if r.sys < 0 {
 			h = subRowH
 		}
-		if y+h+lineH > c.H && i < len(o.sysRows)-1 { // keep a line to say what is left out
+		if y+h+lineH > limit && i < len(o.sysRows)-1 { // keep a line to say what is left out
 			y += c.Text(6, y, fmt.Sprintf("... %d more rows", len(o.sysRows)-i))
 			break
 		}
