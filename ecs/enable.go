@@ -659,23 +659,47 @@ func (s *Snapshot) loadEnabled(w *World) {
 	w.dropRows()
 }
 
-// fileEnabled fills s's off bits from the file's: each must be of a
-// component that the world has made enableable.
+// fileOff is a file's off bits of a component that the world loading it
+// has not made enableable yet (its game switches it only later, or from
+// code that has not run).
+type fileOff struct {
+	id  ark.ID
+	off []uint64
+}
+
+// fileEnabled fills s's off bits from the file's. A component enableable
+// in the file and not yet in w is kept in s.enable, to be made enableable
+// by makeEnabled once the whole file is checked.
 func (w *World) fileEnabled(f *saveFile, ids []ark.ID, s *Snapshot) error {
-	s.enabled = make([][]uint64, len(w.enableList))
+	s.enabled, s.enable = make([][]uint64, len(w.enableList)), nil
 	for _, fe := range f.Enabled {
 		if int(fe.Comp) >= len(ids) {
 			return fmt.Errorf("the on/off bits name component %d of %d", fe.Comp, len(ids))
-		}
-		i := slices.Index(w.enableList, w.enabled[ids[fe.Comp].Index()])
-		if i < 0 {
-			return fmt.Errorf("component %s is switched on and off in the file and not in the world (declare ecs.ReadEnabled or ecs.WriteEnabled of it, as the saved world did)", f.Comps[fe.Comp].Name)
 		}
 		off, ok := fromBytes[uint64](fe.Off)
 		if !ok {
 			return fmt.Errorf("the on/off bits of %s are cut", f.Comps[fe.Comp].Name)
 		}
+		i := slices.Index(w.enableList, w.enabled[ids[fe.Comp].Index()])
+		if i < 0 {
+			s.enable = append(s.enable, fileOff{ids[fe.Comp], off})
+			continue
+		}
 		s.enabled[i] = off
 	}
 	return nil
+}
+
+// makeEnabled makes enableable the components of s.enable, as the world
+// that saved them had, and gives s their bits. Executed only by the owner,
+// in Load, after every check, before the restore.
+func (w *World) makeEnabled(s *Snapshot) {
+	for _, fo := range s.enable {
+		w.enabler[fo.id.Index()]()
+		for len(s.enabled) < len(w.enableList) {
+			s.enabled = append(s.enabled, nil)
+		}
+		s.enabled[w.enabled[fo.id.Index()].at] = fo.off
+	}
+	s.enable = nil
 }

@@ -337,10 +337,44 @@ func TestEnabledSnapshotAndSave(t *testing.T) {
 	require.Equal(t, CodeSaveVersion, e.Code)
 	require.Equal(t, want, state())
 
-	other := newScene(t, 300, Options{}) // pos is not enableable there
+	other := newScene(t, 300, Options{}) // made with other systems: refused
 	err = other.w.Load(bytes.NewReader(file.Bytes()))
 	require.ErrorAs(t, err, &e)
 	require.Equal(t, CodeBadFile, e.Code)
+}
+
+// A world that has not made a component enableable yet (the code that
+// switches it has not run) loads a file of a world that had: the
+// component becomes enableable, with the file's states.
+func TestLoadMakesEnableable(t *testing.T) {
+	a := NewWorld(Options{})
+	pa := NewComponent[pos](a)
+	b := a.NewCommands()
+	for i := range 130 {
+		pa.Add(b, b.Spawn(), pos{X: float64(i)})
+	}
+	_, err := a.Apply(b)
+	require.NoError(t, err)
+	for _, e := range entities(a) {
+		if e.ID()%3 == 0 {
+			require.NoError(t, SetEnabled[pos](a, e, false))
+		}
+	}
+	var file bytes.Buffer
+	require.NoError(t, a.Save(&file))
+	fresh := NewWorld(Options{})
+	pf := NewComponent[pos](fresh)
+	require.NoError(t, fresh.Load(&file))
+	for _, e := range entities(a) {
+		on, err := IsEnabled[pos](fresh, e)
+		require.NoError(t, err)
+		require.Equal(t, e.ID()%3 != 0, on, "%v", e)
+	}
+	ha, err := a.Hash(pa)
+	require.NoError(t, err)
+	hf, err := fresh.Hash(pf)
+	require.NoError(t, err)
+	require.Equal(t, ha, hf)
 }
 
 // For the safety checks a switch is a write of the component and a

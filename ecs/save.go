@@ -262,8 +262,9 @@ func (s *stream[T]) decode(fe fileEvents) (any, error) {
 // file is read and checked first: a truncated or corrupted file, or one
 // that does not fit the world (other components, resources, systems), is
 // refused with WEFT-E013, a file of another format version with
-// WEFT-E014, and the world is left as it was. Executed only by the owner,
-// outside of frames.
+// WEFT-E014, and the world is left as it was. A component that the saved
+// world switched on and off becomes enableable here too. Executed only by
+// the owner, outside of frames.
 func (w *World) Load(in io.Reader) error {
 	if w.inFrame {
 		return w.lockedErr("World.Load")
@@ -279,6 +280,7 @@ func (w *World) Load(in io.Reader) error {
 	if err := w.makeArchetypes(f); err != nil {
 		return err
 	}
+	w.makeEnabled(&s)
 	return w.Restore(&s)
 }
 

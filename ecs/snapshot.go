@@ -48,6 +48,7 @@ type Snapshot struct {
 	vers            map[tableKey]*tableVers
 	queries         []queryTicks // by World.allQueries index
 	enabled         [][]uint64   // off bits by World.enableList index (enable.go)
+	enable          []fileOff    // a loaded file's bits of components the world must make enableable first
 	ticks, moves    uint64
 	tags            uint32
 

@@ -68,6 +68,7 @@ type World struct {
 
 	enabled    [256]*enableBits // enableable components' bits, by ID index (enable.go)
 	enableList []*enableBits    // the same, in the order made
+	enabler    [256]func()      // makes the component enableable (enabledOf), by ID index: for Load
 	rowBits    []*tableBits     // their bits by table row, by Ark table id (enable_rows.go)
 	staleRows  []ark.Entity     // entities whose row bits are to be rewritten from their ids'
 	rowMoves   uint64           // structural changes, relations' included, seen by the observers
@@ -162,6 +163,7 @@ func componentNamed[T any](w *World, name string) compInfo {
 	w.layouts[id.Index()] = layoutOf(tp)
 	w.types[id.Index()] = tp
 	w.refs[id.Index()] = pointerField(tp, name)
+	w.enabler[id.Index()] = func() { enabledOf[T](w) }
 	return c
 }
 

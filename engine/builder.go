@@ -165,7 +165,7 @@ type Pass struct {
 type queryState struct {
 	q      Query
 	glue   glue.Query // q's inside, for chaining
-	ran    uint64 // Engine.scratch.ran of the step that prepared it
+	ran    uint64     // Engine.scratch.ran of the step that prepared it
 	n      int
 	passes []*Pass
 }

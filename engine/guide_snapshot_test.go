@@ -49,7 +49,7 @@ func Example_snapshot() {
 func Example_rewind() {
 	a := newArena(engine.Config{Workers: 2}, false)
 	defer a.eng.Close()
-	if err := a.eng.SetRewind(8, 1); err != nil { // a snapshot at the start of each step, the last 8
+	if err := a.eng.SetRewind(8, 1); err != nil { // a snapshot after each step, the last 8
 		panic(err)
 	}
 	for range 30 {

@@ -7,13 +7,15 @@ import (
 )
 
 // Rewinding: the engine keeps snapshots of the world (ecs.Snapshot) taken
-// at the start of steps, in a ring, and Rewind puts the world back to one
+// at the end of steps, in a ring, and Rewind puts the world back to one
 // of them. What a step then does depends only on the world (components,
 // entities, resources: Time, Input and Camera among them, events, change
 // versions) and on what the game sets before it, so running the same
 // steps again with the same inputs gives the same worlds, bit for bit:
 // GGPO's rollback (save, load, advance), with the snapshots kept by the
-// engine.
+// engine. A snapshot is the world as the step left it, before the game's
+// changes between steps (its commands, its resources): those are the
+// next step's inputs, which the game gives again after a rewind.
 
 // rewinder is the ring of snapshots. Every method is executed only by
 // the owner, between steps (take at the start of one).
@@ -30,11 +32,11 @@ type rewindSlot struct {
 	snap ecs.Snapshot
 }
 
-// SetRewind keeps snapshots of the world for Rewind: one at the start of
-// every every-th step, the last count of them, so that Rewind reaches up
-// to count·every steps back. count 0 keeps none and frees them. Each
-// snapshot costs a copy of the world per every steps, and its memory
-// (every component's bytes). It takes the first snapshot now, so that a
+// SetRewind keeps snapshots of the world for Rewind: one at the end of
+// every every-th step, so that Rewind reaches up to count·every steps
+// back (it keeps count+1: the newest is of the step just run). count 0
+// keeps none and frees them. Each snapshot costs a copy of the world per
+// every steps, and its memory (every component's bytes). It takes the first snapshot now, so that a
 // world whose components or resources hold pointers is refused here with
 // WEFT-E012 (wrapped in WEFT-G001) and nothing is kept. Executed only by
 // the owner, between steps.
@@ -50,7 +52,7 @@ func (e *Engine) SetRewind(count, every int) error {
 	if count == 0 {
 		return nil
 	}
-	e.rw = rewinder{every: every, slots: make([]rewindSlot, count)}
+	e.rw = rewinder{every: every, slots: make([]rewindSlot, count+1)}
 	if err := e.keep(); err != nil {
 		e.rw = rewinder{}
 		return errorf(CodeBadConfig, "", err, "SetRewind: the world cannot be snapshot")
@@ -58,10 +60,10 @@ func (e *Engine) SetRewind(count, every int) error {
 	return nil
 }
 
-// keep takes the snapshot of this step's start, if one is due: after a
-// multiple of every steps. A snapshot of a step already kept (after a
-// rewind to it) replaces that one. Executed only by the owner, at the
-// start of a step (tick) or in SetRewind.
+// keep takes the snapshot of the world after the last step, if one is
+// due: after a multiple of every steps. A snapshot of a step already kept
+// (after a rewind to it) replaces that one. Executed only by the owner, at
+// the end of a step (tick), in SetRewind, and after a Restore or Load.
 func (e *Engine) keep() error {
 	r := &e.rw
 	step := e.res.time.Step
@@ -86,7 +88,8 @@ func (r *rewinder) slot(i int) *rewindSlot {
 }
 
 // keepStep is keep, in a step: a failure stops the keeping and fails the
-// step, once. Executed only by the owner, at the start of a step.
+// step, once. Executed only by the owner, at the end of a step, after its
+// playback and merges.
 func (e *Engine) keepStep() {
 	if err := e.keep(); err != nil {
 		e.rw = rewinder{}
@@ -94,9 +97,10 @@ func (e *Engine) keepStep() {
 	}
 }
 
-// Rewind puts the world back as it was at least n steps ago: at the start
-// of the newest kept step that is n or more steps back (with SetRewind's
-// every 1, exactly n). It returns how many steps it went back. The
+// Rewind puts the world back as it was at least n steps ago: as the
+// newest kept step that is n or more steps back left it (with SetRewind's
+// every 1, exactly n), before the game's changes between that step and
+// the next. It returns how many steps it went back. The
 // game then runs the steps again (Tick, Step), setting the same inputs
 // (Input, Camera, its own resources, its commands between steps) to get
 // the same worlds, or others to take another path. The snapshots newer
@@ -141,9 +145,9 @@ func (r *rewinder) oldest() uint64 {
 }
 
 // Restore puts the world back in the state of s, a snapshot of it taken
-// between steps (ecs.World.Snapshot), and drops the snapshots kept for
-// Rewind: they are another timeline. Executed only by the owner, between
-// steps.
+// between steps (ecs.World.Snapshot), and replaces the snapshots kept for
+// Rewind, another timeline, with one of the restored world (when its step
+// is due one). Executed only by the owner, between steps.
 func (e *Engine) Restore(s *ecs.Snapshot) error {
 	if err := e.enter("Restore"); err != nil {
 		return err
@@ -152,7 +156,19 @@ func (e *Engine) Restore(s *ecs.Snapshot) error {
 	if err := e.world.Restore(s); err != nil {
 		return err
 	}
+	return e.restart()
+}
+
+// restart replaces the kept snapshots with one of the world just restored
+// or loaded, when its step is due one, so that a rewind can come back to
+// it. A failure stops the keeping, as in a step, and is returned.
+// Executed only by the owner, between steps.
+func (e *Engine) restart() error {
 	e.rw.kept = 0
+	if err := e.keep(); err != nil {
+		e.rw = rewinder{}
+		return errorf(CodeBadConfig, "", err, "keeping a snapshot for Rewind of the world restored at step %d; rewinding is off from here (SetRewind)", e.res.time.Step)
+	}
 	return nil
 }
 
@@ -169,8 +185,8 @@ func (e *Engine) Save(out io.Writer) error {
 // Load replaces the world's state with the one saved in in
 // (ecs.World.Load): the steps that follow give the worlds that followed
 // the save. A file that cannot load leaves the world as it was. The
-// snapshots kept for Rewind are dropped once it loaded. Executed only by
-// the owner, between steps.
+// snapshots kept for Rewind are replaced once it loaded, as by Restore.
+// Executed only by the owner, between steps.
 func (e *Engine) Load(in io.Reader) error {
 	if err := e.enter("Load"); err != nil {
 		return err
@@ -179,6 +195,5 @@ func (e *Engine) Load(in io.Reader) error {
 	if err := e.world.Load(in); err != nil {
 		return err
 	}
-	e.rw.kept = 0
-	return nil
+	return e.restart()
 }

@@ -81,7 +81,6 @@ func (e *Engine) tick() (err error) {
 	rec.begin(e, start)
 	e.scratch.errs = e.scratch.errs[:0]
 	e.out.problems = e.out.problems[:0]
-	e.keepStep()
 	e.startEvents()
 	e.scratch.ran++
 	t := e.res.time
@@ -103,6 +102,7 @@ func (e *Engine) tick() (err error) {
 	}
 	e.run.tr.Reset()
 	e.takeDigests()
+	e.keepStep()
 	rec.phase(PhaseRecord, -1, at)
 	rec.end(e)
 	if e.want.batch == 0 {

@@ -1,0 +1,231 @@
+package interact
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/replay"
+)
+
+// Outcome is what one step left: the world's hash, the step's errors and
+// the commands it skipped, as text that does not depend on the executor.
+type Outcome struct {
+	Hash     uint64
+	Errors   string
+	Problems string
+}
+
+// step runs step t of s: the owner sets Knob and carries out its actions
+// (recorded by rec, if any), then the engine steps. It checks what every
+// step must hold and returns the step's outcome.
+func (s *scene) step(t int, rec *replay.Recorder) (Outcome, error) {
+	s.knob.V = knobAt(s.g.Seed, t)
+	for _, a := range actionsAt(s.g.Seed, t) {
+		if rec != nil {
+			if err := rec.Do(a); err != nil {
+				return Outcome{}, err
+			}
+		}
+		s.pending = append(s.pending, a)
+	}
+	err := s.Tick()
+	if got := int(s.eng.Time().Step); got != t {
+		return Outcome{}, fmt.Errorf("step %d: the engine is at step %d", t, got)
+	}
+	var out Outcome
+	if err != nil {
+		out.Errors, err = s.failures(err)
+		if err != nil {
+			return out, fmt.Errorf("step %d: %w", t, err)
+		}
+	}
+	var p strings.Builder
+	for _, pr := range s.eng.Problems() {
+		fmt.Fprintf(&p, "%s %s %s %v; ", pr.Code, pr.System, pr.Op, pr.Entity)
+	}
+	out.Problems = p.String()
+	if dead := s.deadLink(); dead != "" {
+		return out, fmt.Errorf("step %d: %s", t, dead)
+	}
+	h, err := s.hash()
+	out.Hash = h
+	return out, err
+}
+
+// failures is a step error as text (code and system of each engine
+// error), or an error when any of it is not a failing part's.
+func (s *scene) failures(err error) (string, error) {
+	var b strings.Builder
+	var walk func(err error) error
+	walk = func(err error) error {
+		var e *engine.Error
+		switch x := err.(type) {
+		case interface{ Unwrap() []error }:
+			for _, c := range x.Unwrap() {
+				if err := walk(c); err != nil {
+					return err
+				}
+			}
+			return nil
+		case *engine.Error:
+			e = x
+		default:
+			return fmt.Errorf("an error that is not the engine's: %w", err)
+		}
+		if !s.fails[e.System] {
+			return fmt.Errorf("an error of a part that should not fail: %w", e)
+		}
+		fmt.Fprintf(&b, "%s %s; ", e.Code, e.System)
+		return nil
+	}
+	return b.String(), walk(err)
+}
+
+// straight runs g's steps on cfg without leaving the path, recording them
+// when rec is given, and returns each step's outcome (index t-1).
+func straight(g *Game, cfg RunConfig, file *bytes.Buffer) ([]Outcome, error) {
+	s, err := build(g, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	defer s.eng.Close()
+	var rec *replay.Recorder
+	if file != nil {
+		if rec, err = replay.NewRecorder(file, s, g.Seed); err != nil {
+			return nil, err
+		}
+	}
+	var outs []Outcome
+	for t := 1; t <= g.Steps; t++ {
+		o, err := s.step(t, rec)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, o)
+	}
+	if rec != nil {
+		return outs, rec.Close()
+	}
+	return outs, nil
+}
+
+// detours runs g on cfg against want, the serial run's outcomes, leaving
+// the straight path as g.Plan says: a snapshot restored, a rewind, a save
+// loaded into the same engine, and one loaded into an engine built
+// afresh. Every step, first run or again, must give want's outcome.
+func detours(g *Game, cfg RunConfig, want []Outcome) error {
+	s, err := build(g, cfg)
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	defer s.eng.Close()
+	pl := g.Plan
+	var (
+		snap                        ecs.Snapshot
+		saved                       bytes.Buffer
+		restored, rewound, loaded   bool
+		snapped, wasSaved, freshRun bool
+		since                       int // the step the rewind ring starts after
+		path                        = "straight"
+	)
+	for t := 0; t < g.Steps; {
+		t++
+		got, err := s.step(t, nil)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if got != want[t-1] {
+			return fmt.Errorf("%s: step %d differs from the serial run:\n  got  %+v\n  want %+v", path, t, got, want[t-1])
+		}
+		switch {
+		case t == pl.SnapAt && !snapped:
+			snapped = true
+			if err := s.w.Snapshot(&snap); err != nil {
+				return err
+			}
+		case t == pl.RestoreAt && !restored && snapped:
+			restored = true
+			if err := s.eng.Restore(&snap); err != nil {
+				return err
+			}
+			t, since, path = pl.SnapAt, pl.SnapAt, fmt.Sprintf("restored after step %d to step %d", pl.RestoreAt, pl.SnapAt)
+		}
+		switch {
+		case t == pl.SaveAt && !wasSaved:
+			wasSaved = true
+			if err := s.eng.Save(&saved); err != nil {
+				return err
+			}
+		case t == pl.LoadAt && !loaded && wasSaved:
+			loaded = true
+			if err := s.eng.Load(bytes.NewReader(saved.Bytes())); err != nil {
+				return fmt.Errorf("%s: load after step %d: %w", path, t, err)
+			}
+			t, since, path = pl.SaveAt, pl.SaveAt, fmt.Sprintf("loaded after step %d the save of step %d", pl.LoadAt, pl.SaveAt)
+		}
+		if t == pl.RewindAt && !rewound {
+			rewound = true
+			if n := min(pl.Rewind, t-since); n > 0 {
+				k, err := s.eng.Rewind(n)
+				if err != nil || k != n {
+					return fmt.Errorf("%s: Rewind(%d) after step %d went %d steps: %v", path, n, t, k, err)
+				}
+				t, path = t-n, fmt.Sprintf("rewound %d steps after step %d", n, t)
+			}
+		}
+		if t == pl.FreshAt && !freshRun {
+			freshRun = true
+			if err := fresh(g, cfg, s, t, want); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fresh saves s after step at and loads the file into an engine built
+// afresh on cfg, which must then run want's next steps.
+func fresh(g *Game, cfg RunConfig, s *scene, at int, want []Outcome) error {
+	var file bytes.Buffer
+	if err := s.eng.Save(&file); err != nil {
+		return err
+	}
+	f, err := build(g, cfg)
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	defer f.eng.Close()
+	if err := f.eng.Load(&file); err != nil {
+		return fmt.Errorf("loading the save of step %d into a fresh engine: %w", at, err)
+	}
+	for t := at + 1; t <= min(at+g.Plan.Fresh, g.Steps); t++ {
+		got, err := f.step(t, nil)
+		if err != nil {
+			return fmt.Errorf("fresh engine loaded at step %d: %w", at, err)
+		}
+		if got != want[t-1] {
+			return fmt.Errorf("fresh engine loaded at step %d: step %d differs from the serial run:\n  got  %+v\n  want %+v", at, t, got, want[t-1])
+		}
+	}
+	return nil
+}
+
+// verify plays a recording into g built on cfg.
+func verify(g *Game, cfg RunConfig, file []byte) error {
+	rec, err := replay.Read(bytes.NewReader(file))
+	if err != nil {
+		return err
+	}
+	s, err := build(g, cfg)
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	defer s.eng.Close()
+	if err := replay.Verify(rec, s); err != nil {
+		return fmt.Errorf("replaying the serial run's recording on %v: %w", cfg, err)
+	}
+	return nil
+}

@@ -1,0 +1,47 @@
+package interact
+
+import (
+	"flag"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+var (
+	seedFlag = flag.Uint64("seed", 0, "check only the game of this seed (TestScene)")
+	keepFlag = flag.String("keep", "", "with -seed: keep only these parts, by index (1,4,7)")
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// sceneSeeds are the seeds `make test` checks.
+var sceneSeeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8}
+
+// TestScene checks generated games that use every feature at once against
+// the serial executor: every worker count and batch, every detour, the
+// recording replayed. -seed N (and -keep) checks one game.
+func TestScene(t *testing.T) {
+	seeds := sceneSeeds
+	if *seedFlag != 0 {
+		seeds = []uint64{*seedFlag}
+	}
+	var keep []int
+	if *keepFlag != "" {
+		for _, f := range strings.Split(*keepFlag, ",") {
+			i, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				t.Fatalf("-keep %q: %v", *keepFlag, err)
+			}
+			keep = append(keep, i)
+		}
+	}
+	for _, seed := range seeds {
+		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
+			if err := CheckSeed(seed, keep, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
