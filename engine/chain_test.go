@@ -26,7 +26,7 @@ func chained(t *testing.T, workers int, filters ...ecs.Filter) ([]float64, []job
 	}
 	_, err := w.Apply(more)
 	require.NoError(t, err)
-	e := newEngine(t, w, engine.Config{Workers: workers, Batch: 64, ChainChunks: true})
+	e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: 64, ChainChunks: true})
 	require.NoError(t, e.Add(engine.Update, mover("a", true, func(p []pos) {
 		for i := range p {
 			p[i].X *= 2

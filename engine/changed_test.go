@@ -40,7 +40,7 @@ func changedScene(t *testing.T, workers, batch int) (uint64, []int) {
 	_, err := w.Apply(b)
 	require.NoError(t, err)
 	h := fnv.New64a()
-	e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
+	e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 
 	var push, detect, count *engine.Pass
 	var em ecs.Emitter[landed]
@@ -193,7 +193,7 @@ func TestChangedSeesWriteLookup(t *testing.T) {
 		step := uint64(0)
 		visited := 0
 		require.NoError(t, func() error {
-			e := newEngine(t, w, engine.Config{Workers: workers, Batch: 16})
+			e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: 16})
 			if err := e.Add(engine.Update, &toy{name: "poke",
 				build: func(b *engine.Builder) error {
 					d := b.Decl()

@@ -18,7 +18,7 @@ import (
 // step, the rows the watcher visited and a sum of their entities.
 func changedVisits(t *testing.T, workers, batch int) (rows, ents []int64) {
 	const n = 5000
-	e := newEngine(t, world(t, n), engine.Config{Workers: workers, Batch: batch})
+	e := newEngine(t, world(t, n), engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 	var step atomic.Int64
 	var poke, still, watch *engine.Pass
 	require.NoError(t, e.Add(engine.Update, &toy{name: "poke",

@@ -39,7 +39,7 @@ func TestConditionSkipsAndDependentsRun(t *testing.T) {
 	for workers := range 5 {
 		t.Run(fmt.Sprint("W=", workers), func(t *testing.T) {
 			w := world(t, 50)
-			e := newEngine(t, w, engine.Config{Workers: workers, Batch: 8})
+			e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: 8})
 			var sched, merged []uint64
 			require.NoError(t, e.Add(engine.Update, counting("spawner", func(p []pos) {
 				for i := range p {
@@ -97,7 +97,7 @@ func conditionScene(t *testing.T, workers, batch int, chain bool) uint64 {
 	w := world(t, 100)
 	pause := &paused{}
 	require.NoError(t, ecs.AddResource(w, pause))
-	e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch, ChainChunks: chain})
+	e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch, ChainChunks: chain})
 	scale := func(k float64) func(p []pos) {
 		return func(p []pos) {
 			for i := range p {
@@ -182,7 +182,7 @@ func TestConditionPanics(t *testing.T) {
 // Options given wrongly, and a WhileRes of a resource the world lacks, are
 // refused with their codes.
 func TestConditionErrors(t *testing.T) {
-	e := newEngine(t, world(t, 1), engine.Config{})
+	e := newEngine(t, world(t, 1), engine.Config{Serial: true})
 	err := e.Add(engine.Update, mover("a", true, noop), engine.EveryN(0))
 	assert.ErrorIs(t, err, engine.ErrBadConfig)
 	assert.Contains(t, err.Error(), "EveryN(0): n must be >= 1")
@@ -190,7 +190,7 @@ func TestConditionErrors(t *testing.T) {
 	assert.ErrorIs(t, e.Add(engine.Update, mover("c", true, noop), engine.InStage(engine.Update)), engine.ErrBadConfig)
 	assert.ErrorIs(t, e.Build(), engine.ErrBadConfig)
 
-	e = newEngine(t, world(t, 1), engine.Config{})
+	e = newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, e.Add(engine.Update, mover("a", true, noop), engine.WhileRes(func(*paused) bool { return true })))
 	err = e.Build()
 	assert.ErrorIs(t, err, engine.ErrCondition)

@@ -35,7 +35,7 @@ func switchAndCount(t *testing.T, workers int) []int {
 	}
 	_, err := w.Apply(setup)
 	require.NoError(t, err)
-	e := newEngine(t, w, engine.Config{Workers: workers, Batch: 64})
+	e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: 64})
 	var (
 		sw   ecs.EnabledWriter[Stunned]
 		hits ecs.Writer[Impact]

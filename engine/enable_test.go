@@ -28,7 +28,7 @@ func stunScene(t *testing.T, workers, batch int) uint64 {
 	}
 	_, err := w.Apply(setup)
 	require.NoError(t, err)
-	e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
+	e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 	var hit ecs.Writer[Impact]
 	var pass *engine.Pass
 	rehit := &toy{name: "rehit", build: func(b *engine.Builder) error {

@@ -18,9 +18,19 @@ const DefaultWorkers = jobs.DefaultWorkers
 // MaxWorkers is the most workers Config.Workers and SetWorkers accept.
 const MaxWorkers = jobs.MaxWorkers
 
-// Config configures an Engine; zero fields take the defaults.
+// Config configures an Engine; zero fields take the defaults, so the
+// zero Config runs a worker for each spare CPU, adaptive batches and the
+// checks on.
 type Config struct {
-	Workers       int              // worker goroutines besides the owner, at most MaxWorkers; 0 is serial; DefaultWorkers is GOMAXPROCS-1
+	// Workers is the number of worker goroutines besides the owner, at
+	// most MaxWorkers; 0 (the default) is DefaultWorkers, GOMAXPROCS-1.
+	Workers int
+	// Serial runs every job on the owner, in a repeatable order: the
+	// serial executor, which every parallel run equals bit for bit (the
+	// oracle of determinism tests). Workers must then be 0. A count read
+	// from a flag or a loop, where 0 means serial, is Config{Workers: n,
+	// Serial: n == 0}; SetWorkers takes such a count as it is.
+	Serial        bool
 	Batch         int              // rows per chunk; 0 (the default): adaptive, chosen each step from measured job times
 	FixedStep     time.Duration    // simulated time per step (default 1/60 s)
 	MaxSteps      int              // fixed steps per Step call at most (default 4); the rest of the backlog is dropped
@@ -132,7 +142,7 @@ func New(w *ecs.World, cfg Config) (*Engine, error) {
 	if w == nil {
 		return nil, errorf(CodeBadConfig, "", nil, "New(nil, cfg): the world is nil; make one with ecs.NewWorld")
 	}
-	workers, err := resolveWorkers("Config.Workers = %d", cfg.Workers)
+	workers, err := configWorkers(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -246,12 +256,27 @@ func (e *Engine) SetWorkers(n int) error {
 	return nil
 }
 
-// ResolveWorkers is the worker count Config.Workers or SetWorkers n
-// gives: DefaultWorkers becomes GOMAXPROCS-1 (at least 1, at most
-// MaxWorkers), 0 to MaxWorkers stay; any other n is refused with
-// WEFT-G001. Programs check a worker count from their flags with it. Any
-// goroutine may call it.
+// ResolveWorkers is the worker count SetWorkers n gives: DefaultWorkers
+// becomes GOMAXPROCS-1 (at least 1, at most MaxWorkers), 0 (serial) to
+// MaxWorkers stay; any other n is refused with WEFT-G001. Programs check
+// a worker count from their flags with it (and give it to New as
+// Config{Workers: n, Serial: n == 0}). Any goroutine may call it.
 func ResolveWorkers(n int) (int, error) { return resolveWorkers("%d workers", n) }
+
+// configWorkers is the worker count cfg asks for: 0 with Serial, its
+// Workers resolved otherwise, 0 (the zero value) being DefaultWorkers.
+// Any goroutine.
+func configWorkers(cfg Config) (int, error) {
+	switch {
+	case cfg.Serial && cfg.Workers != 0:
+		return 0, errorf(CodeBadConfig, "", nil, "Config{Serial: true, Workers: %d}: the serial executor runs no workers; give Serial or Workers, not both", cfg.Workers)
+	case cfg.Serial:
+		return 0, nil
+	case cfg.Workers == 0:
+		return resolveWorkers("Config.Workers = %d", DefaultWorkers)
+	}
+	return resolveWorkers("Config.Workers = %d", cfg.Workers)
+}
 
 // resolveWorkers is jobs.ResolveWorkers, the one place that resolves and
 // bounds a worker count, with its refusal told in the engine's names;

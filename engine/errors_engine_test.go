@@ -27,7 +27,7 @@ func engineScene() *engine.Engine {
 	if _, err := w.Apply(b); err != nil {
 		panic(err)
 	}
-	eng, err := engine.New(w, engine.Config{Workers: 0})
+	eng, err := engine.New(w, engine.Config{Serial: true})
 	if err != nil {
 		panic(err)
 	}

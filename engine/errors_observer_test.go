@@ -10,7 +10,7 @@ import (
 
 func Example_e015() {
 	w := ecs.NewWorld(ecs.Options{})
-	eng, _ := engine.New(w, engine.Config{})
+	eng, _ := engine.New(w, engine.Config{Serial: true})
 	defer eng.Close()
 	hull := ecs.NewComponent[Hull](w)
 	eng.AddObserver(&watcher{name: "sensor", build: func(b *engine.ObserverBuilder) error {
@@ -30,7 +30,7 @@ func Example_e015() {
 
 func Example_e016() {
 	w := ecs.NewWorld(ecs.Options{})
-	eng, _ := engine.New(w, engine.Config{})
+	eng, _ := engine.New(w, engine.Config{Serial: true})
 	defer eng.Close()
 	hull := ecs.NewComponent[Hull](w)
 	eng.AddObserver(&watcher{name: "repair", build: func(b *engine.ObserverBuilder) error {

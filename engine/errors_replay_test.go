@@ -24,7 +24,7 @@ func Example_r001() {
 }
 
 func Example_r002() {
-	recording := recordArena(engine.Config{}, false)
+	recording := recordArena(engine.Config{Serial: true}, false)
 	recording.Header.Version++ // as a later build would write
 	var file bytes.Buffer
 	replay.Write(&file, recording)
@@ -35,8 +35,8 @@ func Example_r002() {
 }
 
 func Example_r003() {
-	recording := recordArena(engine.Config{}, false)
-	a := newArena(engine.Config{FixedStep: time.Second / 30}, false) // recorded at 1/60 s
+	recording := recordArena(engine.Config{Serial: true}, false)
+	a := newArena(engine.Config{Serial: true, FixedStep: time.Second / 30}, false) // recorded at 1/60 s
 	defer a.eng.Close()
 	err := replay.Verify(recording, a)
 	fmt.Println(err)
@@ -45,8 +45,8 @@ func Example_r003() {
 }
 
 func Example_r004() {
-	recording := recordArena(engine.Config{Workers: 0, Batch: 1024}, true)
-	a := newArena(engine.Config{Workers: 0, Batch: 64}, true)
+	recording := recordArena(engine.Config{Serial: true, Batch: 1024}, true)
+	a := newArena(engine.Config{Serial: true, Batch: 64}, true)
 	defer a.eng.Close()
 	err := replay.Verify(recording, a)
 	fmt.Println(err)
@@ -55,8 +55,8 @@ func Example_r004() {
 }
 
 func Example_r005() {
-	recording := recordArena(engine.Config{}, false)
-	a := newArena(engine.Config{}, false)
+	recording := recordArena(engine.Config{Serial: true}, false)
+	a := newArena(engine.Config{Serial: true}, false)
 	defer a.eng.Close()
 	p, _ := replay.NewPlayer(recording, a)
 	for !p.Done() {

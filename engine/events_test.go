@@ -123,7 +123,7 @@ func TestEventsOrder(t *testing.T) {
 		for _, batch := range []int{1, 7, 64, 1000} {
 			var got []ping
 			var bad bool
-			e := newEngine(t, world(t, rows), engine.Config{Workers: workers, Batch: batch})
+			e := newEngine(t, world(t, rows), engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 			require.NoError(t, e.Add(engine.Update, emitter("b", 2)))
 			require.NoError(t, e.Add(engine.Update, reader("r", &got, &bad)))
 			require.NoError(t, e.Add(engine.PostUpdate, emitter("z", 3)))
@@ -148,7 +148,7 @@ func TestEventsOrder(t *testing.T) {
 func TestEventsExplain(t *testing.T) {
 	var got []ping
 	var bad bool
-	e := newEngine(t, world(t, 10), engine.Config{})
+	e := newEngine(t, world(t, 10), engine.Config{Serial: true})
 	require.NoError(t, e.Add(engine.Update, reader("r", &got, &bad)))
 	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
 	require.NoError(t, e.Build())
@@ -201,7 +201,7 @@ func TestEventsSteadyState(t *testing.T) {
 func TestEventsForeignToken(t *testing.T) {
 	var em ecs.Emitter[ping]
 	var pass *engine.Pass
-	e := newEngine(t, world(t, 4), engine.Config{})
+	e := newEngine(t, world(t, 4), engine.Config{Serial: true})
 	require.NoError(t, e.Add(engine.Update, &toy{name: "owner",
 		build: func(b *engine.Builder) error { em = ecs.Emit[ping](b.Decl()); return nil },
 		sched: func(f *engine.Frame) error { return nil }}))
@@ -241,7 +241,7 @@ func TestEventsInSchedule(t *testing.T) {
 					return nil
 				},
 			}}
-			e := newEngine(t, world(t, rows), engine.Config{Workers: workers, Batch: batch})
+			e := newEngine(t, world(t, rows), engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 			require.NoError(t, e.Add(engine.Update, emitter("a", 1)))
 			require.NoError(t, e.Add(engine.Update, r))
 			require.NoError(t, e.Build())
@@ -274,7 +274,7 @@ func TestEmitOwnerFromJob(t *testing.T) {
 			},
 			sched: func(f *engine.Frame) error { return f.Run(pass) },
 		}
-		e := newEngine(t, world(t, 20), engine.Config{Workers: workers, Batch: 4})
+		e := newEngine(t, world(t, 20), engine.Config{Workers: workers, Serial: workers == 0, Batch: 4})
 		require.NoError(t, e.Add(engine.Update, s))
 		require.NoError(t, e.Build())
 		err := e.Tick()

@@ -31,7 +31,7 @@ func failScene(t *testing.T, workers, batch, bad int, late, chain bool) (uint64,
 	}
 	_, err := w.Apply(cmds)
 	require.NoError(t, err)
-	e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch, ChainChunks: chain})
+	e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch, ChainChunks: chain})
 	step := 0
 	var pa, pb *engine.Pass
 	require.NoError(t, e.Add(engine.Update, &toy{name: "a",

@@ -18,7 +18,7 @@ import (
 // The accumulator runs whole fixed steps, at most MaxSteps per call, and
 // drops the rest of a backlog; Time follows.
 func TestFixedStep(t *testing.T) {
-	e := newEngine(t, world(t, 3), engine.Config{Workers: 0, FixedStep: 10 * time.Millisecond, MaxSteps: 3})
+	e := newEngine(t, world(t, 3), engine.Config{Serial: true, FixedStep: 10 * time.Millisecond, MaxSteps: 3})
 	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
 	require.NoError(t, e.Build())
 	for _, c := range []struct {
@@ -261,7 +261,7 @@ func TestStepFromAnotherGoroutine(t *testing.T) {
 		require.NoError(t, e.Build())
 	}
 	w0 := world(t, 300)
-	e0 := newEngine(t, w0, engine.Config{Workers: 0, Batch: 16})
+	e0 := newEngine(t, w0, engine.Config{Serial: true, Batch: 16})
 	run(e0)
 	w := world(t, 300)
 	e := newEngine(t, w, engine.Config{Workers: 2, Batch: 16})

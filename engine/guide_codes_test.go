@@ -213,8 +213,8 @@ var guideClaims = []guideClaim{
 		})
 	}},
 	{"When a step differs, Verify answers WEFT-R004 with a `replay.Divergence`", func(t *testing.T) error {
-		recording := recordArena(engine.Config{Workers: 0, Batch: 1024}, true)
-		a := newArena(engine.Config{Workers: 0, Batch: 64}, true)
+		recording := recordArena(engine.Config{Serial: true, Batch: 1024}, true)
+		a := newArena(engine.Config{Serial: true, Batch: 64}, true)
 		defer a.eng.Close()
 		return replay.Verify(recording, a)
 	}},
@@ -344,7 +344,7 @@ var guideClaims = []guideClaim{
 		})
 	}},
 	{"named like a system or declared twice (`WEFT-G013`)", func(t *testing.T) error {
-		eng := newEngine(t, world(t, 1), engine.Config{})
+		eng := newEngine(t, world(t, 1), engine.Config{Serial: true})
 		eng.Set("twice")
 		return eng.Set("twice")
 	}},
@@ -390,7 +390,7 @@ var guideClaims = []guideClaim{
 	{"During a frame, in a system's `Schedule` and in jobs, where jobs may be writing, they answer `WEFT-E005`", func(t *testing.T) error {
 		var got error
 		w := world(t, 1)
-		eng := newEngine(t, w, engine.Config{})
+		eng := newEngine(t, w, engine.Config{Serial: true})
 		require.NoError(t, eng.Add(engine.Update, sys("peek", func(*engine.Builder) error { return nil }, func(*engine.Frame) error {
 			_, got = ecs.Get[pos](w, ecs.Entity{})
 			return nil
@@ -444,16 +444,16 @@ func TestDuplicateNameWrapsSafety(t *testing.T) {
 // that errors.md names.
 func TestFailedBuildNeedsNewWorld(t *testing.T) {
 	w := world(t, 1)
-	eng := newEngine(t, w, engine.Config{})
+	eng := newEngine(t, w, engine.Config{Serial: true})
 	eng.Add(engine.Update, sys("needy", func(b *engine.Builder) error { ecs.ReadRes[missingRes](b.Decl()); return nil }, nothing))
 	require.Error(t, eng.Build())
 	err := eng.Build()
 	assert.ErrorIs(t, err, engine.ErrOrder)
 	assert.Contains(t, err.Error(), "make a new Engine on a new world")
-	_, err = engine.New(w, engine.Config{})
+	_, err = engine.New(w, engine.Config{Serial: true})
 	assert.ErrorIs(t, err, engine.ErrOrder)
 	assert.ErrorIs(t, err, ecs.ErrBadArgument)
-	fresh := newEngine(t, world(t, 1), engine.Config{})
+	fresh := newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, fresh.Add(engine.Update, mover("one", true, noop)))
 	assert.NoError(t, fresh.Build())
 }
@@ -464,7 +464,7 @@ func TestFailedBuildNeedsNewWorld(t *testing.T) {
 func TestMergeCommandsPlayNextStep(t *testing.T) {
 	for _, workers := range []int{0, 2} {
 		w := world(t, 3)
-		eng := newEngine(t, w, engine.Config{Workers: workers})
+		eng := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0})
 		var d *ecs.Decl
 		var victim ecs.Entity
 		all, err := w.Entities()

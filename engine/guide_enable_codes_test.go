@@ -121,7 +121,7 @@ func stunStep(systems ...*toy) error {
 	if _, err := w.Apply(b); err != nil {
 		return err
 	}
-	eng, err := engine.New(w, engine.Config{Workers: 0})
+	eng, err := engine.New(w, engine.Config{Serial: true})
 	if err != nil {
 		return err
 	}

@@ -148,7 +148,7 @@ func (s *Log) Schedule(f *engine.Frame) error {
 // noteOrder runs a (Update), b (PostUpdate), log and c (PreRender, c
 // after log) for three steps on a pool of the given workers.
 func noteOrder(workers int) string {
-	eng, err := engine.New(spawnLives(10), engine.Config{Workers: workers})
+	eng, err := engine.New(spawnLives(10), engine.Config{Workers: workers, Serial: workers == 0})
 	if err != nil {
 		panic(err)
 	}

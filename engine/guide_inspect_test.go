@@ -11,7 +11,7 @@ import (
 )
 
 func Example_inspect() {
-	a := newArena(engine.Config{Workers: 0}, true) // serial: Blend sums in one order
+	a := newArena(engine.Config{Serial: true}, true) // serial: Blend sums in one order
 	defer a.eng.Close()
 	a.Tick()
 	seq, _ := a.w.Entities() // between steps, on the owner

@@ -110,7 +110,7 @@ func init() {
 			return step(func(ecs.Component[Hull], ecs.LookupReader[Hull], *ecs.World, ecs.Observed) error { panic("bent") })
 		}},
 		guideClaim{"An observer does not emit: `ecs.Emit` on its `Decl` fails Build with `WEFT-E007`", func(t *testing.T) error {
-			eng, err := engine.New(ecs.NewWorld(ecs.Options{}), engine.Config{})
+			eng, err := engine.New(ecs.NewWorld(ecs.Options{}), engine.Config{Serial: true})
 			if err != nil {
 				return err
 			}
@@ -139,7 +139,7 @@ func init() {
 func refusedAtBuild(declares ...func(d *ecs.Decl)) error {
 	var errs []error
 	for _, declare := range declares {
-		eng, err := engine.New(ecs.NewWorld(ecs.Options{}), engine.Config{})
+		eng, err := engine.New(ecs.NewWorld(ecs.Options{}), engine.Config{Serial: true})
 		if err != nil {
 			return err
 		}
@@ -175,7 +175,7 @@ func failedShots(workers, batch int) ([]int, error) {
 	if _, err := w.Apply(b); err != nil {
 		return nil, err
 	}
-	eng, err := engine.New(w, engine.Config{Workers: workers, Batch: batch})
+	eng, err := engine.New(w, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 	if err != nil {
 		return nil, err
 	}

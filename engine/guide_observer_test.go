@@ -191,7 +191,7 @@ func Example_eventObserver() {
 }
 
 func Example_eventObserverExplain() {
-	_, eng := armada(engine.Config{}, 1)
+	_, eng := armada(engine.Config{Serial: true}, 1)
 	defer eng.Close()
 	x := eng.Explain().String()
 	fmt.Print(x[strings.Index(x, "observers"):])
@@ -222,7 +222,7 @@ func (o *Ledger) Observe(ev ecs.Observed) error {
 
 func Example_spawnAddAdd() {
 	w := ecs.NewWorld(ecs.Options{})
-	eng, _ := engine.New(w, engine.Config{})
+	eng, _ := engine.New(w, engine.Config{Serial: true})
 	defer eng.Close()
 	eng.AddObserver(&Ledger{})
 	eng.Build()

@@ -15,7 +15,7 @@ func init() {
 	guideClaims = append(guideClaims,
 		guideClaim{"another system's token is WEFT-E001 and a zero token WEFT-E007, as for every kind.", func(t *testing.T) error {
 			w := ecs.NewWorld(ecs.Options{})
-			eng, err := engine.New(w, engine.Config{Workers: 0})
+			eng, err := engine.New(w, engine.Config{Serial: true})
 			if err != nil {
 				return err
 			}

@@ -218,7 +218,7 @@ func recordArena(cfg engine.Config, blend bool) *replay.Recording {
 func Example_replay() {
 	recording := recordArena(engine.Config{Workers: 1}, false) // recorded on one worker
 	for _, workers := range []int{0, 2, 4} {
-		a := newArena(engine.Config{Workers: workers, Batch: 64}, false)
+		a := newArena(engine.Config{Workers: workers, Serial: workers == 0, Batch: 64}, false)
 		err := replay.Verify(recording, a)
 		fmt.Printf("W%d: %d steps, %v\n", workers, len(recording.Steps), err)
 		a.eng.Close()
@@ -230,8 +230,8 @@ func Example_replay() {
 }
 
 func Example_divergence() {
-	recording := recordArena(engine.Config{Workers: 0, Batch: 1024}, true)
-	a := newArena(engine.Config{Workers: 0, Batch: 64}, true) // the same inputs, cut into other chunks
+	recording := recordArena(engine.Config{Serial: true, Batch: 1024}, true)
+	a := newArena(engine.Config{Serial: true, Batch: 64}, true) // the same inputs, cut into other chunks
 	err := replay.Verify(recording, a)
 	a.eng.Close()
 	var re *replay.Error
@@ -239,8 +239,8 @@ func Example_divergence() {
 		fmt.Println(re.Code, "in step", re.Divergence.Step, "by system", re.Divergence.System)
 	}
 
-	oracle := newArena(engine.Config{Workers: 0, Batch: 1024}, true)
-	other := newArena(engine.Config{Workers: 0, Batch: 64}, true)
+	oracle := newArena(engine.Config{Serial: true, Batch: 1024}, true)
+	other := newArena(engine.Config{Serial: true, Batch: 64}, true)
 	d, err := replay.Find(recording, oracle, other)
 	oracle.eng.Close()
 	other.eng.Close()

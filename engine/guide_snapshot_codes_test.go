@@ -13,7 +13,7 @@ import (
 // The claims of the guide's section 17 about the codes it names.
 func init() {
 	saved := func() []byte {
-		a := newArena(engine.Config{Workers: 0}, false)
+		a := newArena(engine.Config{Serial: true}, false)
 		defer a.eng.Close()
 		var file bytes.Buffer
 		if err := a.eng.Save(&file); err != nil {
@@ -22,7 +22,7 @@ func init() {
 		return file.Bytes()
 	}
 	load := func(file []byte) error {
-		a := newArena(engine.Config{Workers: 0}, false)
+		a := newArena(engine.Config{Serial: true}, false)
 		defer a.eng.Close()
 		return a.eng.Load(bytes.NewReader(file))
 	}

@@ -270,7 +270,7 @@ func TestWriteLookupInOrderMatchesSerial(t *testing.T) {
 		for en := range ents {
 			all = append(all, en)
 		}
-		e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
+		e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 		var pass *engine.Pass
 		require.NoError(t, e.Add(engine.Update, &toy{name: "push",
 			build: func(b *engine.Builder) error {

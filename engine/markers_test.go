@@ -50,7 +50,7 @@ func marked(worker *int) *toy {
 
 func TestMarkersAndCounters(t *testing.T) {
 	for _, workers := range []int{0, 2} {
-		e := newEngine(t, world(t, 1000), engine.Config{Workers: workers, Batch: 100})
+		e := newEngine(t, world(t, 1000), engine.Config{Workers: workers, Serial: workers == 0, Batch: 100})
 		e.Add(engine.Update, marked(nil))
 		require.NoError(t, e.Build())
 		prof := profile.New(e, profile.Options{})
@@ -115,7 +115,7 @@ func TestMarkerWrongWorker(t *testing.T) {
 func TestMarkerAllocs(t *testing.T) {
 	var m engine.Marker
 	var n engine.Counter
-	e := newEngine(t, world(t, 10), engine.Config{Workers: 0})
+	e := newEngine(t, world(t, 10), engine.Config{Serial: true})
 	e.Add(engine.Update, &toy{name: "s",
 		build: func(b *engine.Builder) error { m, n = b.Marker("m"), b.Counter("n"); return nil },
 		sched: func(*engine.Frame) error { return nil }})
@@ -148,7 +148,7 @@ func BenchmarkMarker(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			var m engine.Marker
 			w := ecs.NewWorld(ecs.Options{})
-			e, err := engine.New(w, engine.Config{Workers: 0})
+			e, err := engine.New(w, engine.Config{Serial: true})
 			require.NoError(b, err)
 			defer e.Close()
 			e.Add(engine.Update, &toy{name: "s",

@@ -17,7 +17,7 @@ import (
 // Adding a system after Build is refused with WEFT-G007 and changes
 // nothing: the built schedule keeps stepping.
 func TestAddAfterBuild(t *testing.T) {
-	e := newEngine(t, world(t, 3), engine.Config{})
+	e := newEngine(t, world(t, 3), engine.Config{Serial: true})
 	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
 	require.NoError(t, e.Build())
 	err := e.Add(engine.Update, mover("late", true, noop))
@@ -32,9 +32,9 @@ func TestAddAfterBuild(t *testing.T) {
 // A nil world, a nil system and a stage out of range are refused with
 // WEFT-G001, not a nil dereference; a refused Add also fails Build.
 func TestNilArguments(t *testing.T) {
-	_, err := engine.New(nil, engine.Config{})
+	_, err := engine.New(nil, engine.Config{Serial: true})
 	assert.ErrorIs(t, err, engine.ErrBadConfig)
-	e := newEngine(t, world(t, 3), engine.Config{})
+	e := newEngine(t, world(t, 3), engine.Config{Serial: true})
 	assert.ErrorIs(t, e.Add(engine.Update, nil), engine.ErrBadConfig)
 	assert.ErrorIs(t, e.AddExclusive(engine.Update, nil), engine.ErrBadConfig)
 	assert.ErrorIs(t, e.Add(engine.Stage(9), mover("m", true, noop)), engine.ErrBadConfig)
@@ -45,8 +45,8 @@ func TestNilArguments(t *testing.T) {
 // exist already), not a panic.
 func TestSecondEngine(t *testing.T) {
 	w := world(t, 3)
-	newEngine(t, w, engine.Config{})
-	_, err := engine.New(w, engine.Config{})
+	newEngine(t, w, engine.Config{Serial: true})
+	_, err := engine.New(w, engine.Config{Serial: true})
 	assert.ErrorIs(t, err, engine.ErrOrder)
 	assert.ErrorIs(t, err, ecs.ErrBadArgument)
 }
@@ -101,7 +101,7 @@ func TestSystemPanic(t *testing.T) {
 
 // A panic in a system's Build fails Build with WEFT-G002 naming it.
 func TestBuildPanic(t *testing.T) {
-	e := newEngine(t, world(t, 3), engine.Config{})
+	e := newEngine(t, world(t, 3), engine.Config{Serial: true})
 	require.NoError(t, e.Add(engine.Update, &toy{name: "p", build: func(*engine.Builder) error { panic("no assets") }}))
 	err := e.Build()
 	assert.ErrorIs(t, err, engine.ErrBuild)
@@ -114,7 +114,7 @@ func TestBuildPanic(t *testing.T) {
 // A negative dt, or one that would overflow the accumulator, is refused
 // and changes nothing: the next Step runs normally.
 func TestStepBadDT(t *testing.T) {
-	e := newEngine(t, world(t, 3), engine.Config{FixedStep: 10 * time.Millisecond})
+	e := newEngine(t, world(t, 3), engine.Config{Serial: true, FixedStep: 10 * time.Millisecond})
 	require.NoError(t, e.Add(engine.Update, mover("m", true, noop)))
 	require.NoError(t, e.Build())
 	_, err := e.Step(5 * time.Millisecond)
@@ -136,7 +136,7 @@ type score struct{ N int }
 // type and saying to add it; ReadRes and WriteRes alike.
 func TestMissingResource(t *testing.T) {
 	for _, write := range []bool{false, true} {
-		e := newEngine(t, world(t, 3), engine.Config{})
+		e := newEngine(t, world(t, 3), engine.Config{Serial: true})
 		require.NoError(t, e.Add(engine.Update, &toy{name: "scorer", build: func(b *engine.Builder) error {
 			if write {
 				ecs.WriteRes[score](b.Decl())
@@ -153,7 +153,7 @@ func TestMissingResource(t *testing.T) {
 	}
 	// Added before Build (here after New), it builds.
 	w := world(t, 3)
-	e := newEngine(t, w, engine.Config{})
+	e := newEngine(t, w, engine.Config{Serial: true})
 	require.NoError(t, ecs.AddResource(w, &score{}))
 	require.NoError(t, e.Add(engine.Update, &toy{name: "scorer", build: func(b *engine.Builder) error {
 		ecs.WriteRes[score](b.Decl())
@@ -202,7 +202,7 @@ func TestReentrantCalls(t *testing.T) {
 						return nil
 					},
 				}}
-				e = newEngine(t, world(t, 10), engine.Config{Workers: workers, Batch: 4})
+				e = newEngine(t, world(t, 10), engine.Config{Workers: workers, Serial: workers == 0, Batch: 4})
 				require.NoError(t, e.Add(engine.Update, s))
 				require.NoError(t, e.Build())
 				require.NoError(t, e.Tick(), "W%d %s in %s: the outer step completes", workers, name, where)
@@ -269,7 +269,7 @@ func TestUnresolvedPlaceholderFailsStep(t *testing.T) {
 			},
 			sched: func(f *engine.Frame) error { step = int(f.Time().Step); return f.Run(pass) },
 		}
-		e := newEngine(t, w, engine.Config{Workers: workers, Batch: 2})
+		e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: 2})
 		require.NoError(t, e.Add(engine.Update, s))
 		require.NoError(t, e.Build())
 		require.NoError(t, e.Tick())
@@ -302,7 +302,7 @@ func TestRefusalReportedOnce(t *testing.T) {
 			},
 			sched: func(f *engine.Frame) error { return f.Run(pass) },
 		}
-		e := newEngine(t, w, engine.Config{Workers: workers, Batch: 4})
+		e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: 4})
 		require.NoError(t, e.Add(engine.Update, s))
 		require.NoError(t, e.Add(engine.Update, mover("after", false, noop), engine.After("racy")))
 		require.NoError(t, e.Build())

@@ -45,7 +45,7 @@ func TestObserverBuildRefusals(t *testing.T) {
 		"writes": func(d *ecs.Decl) { ecs.Write[Hull](d); ecs.Observe[Hull](d, ecs.OnAdd) },
 		"pokes":  func(d *ecs.Decl) { ecs.WriteLookup[Hull](d); ecs.Observe[Hull](d, ecs.OnAdd) },
 	} {
-		eng, err := engine.New(ecs.NewWorld(ecs.Options{}), engine.Config{})
+		eng, err := engine.New(ecs.NewWorld(ecs.Options{}), engine.Config{Serial: true})
 		require.NoError(t, err)
 		require.NoError(t, eng.AddObserver(&watcher{name: name, build: func(b *engine.ObserverBuilder) error {
 			build(b.Decl())

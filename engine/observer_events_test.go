@@ -41,7 +41,7 @@ func pingLog(name string, log *[]ping) *watcher {
 func eventScene(t *testing.T, workers, batch int) uint64 {
 	const rows = 300
 	w := world(t, rows)
-	e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
+	e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 	var log []ping
 	require.NoError(t, e.Add(engine.Update, emitter("b", 2)))
 	require.NoError(t, e.Add(engine.PostUpdate, emitter("z", 3)))
@@ -82,7 +82,7 @@ func TestEventObserverOrder(t *testing.T) {
 // names it, and what is not for observers is refused: emitting, Apply
 // from the call, ObserveEvent on a system, Observe with OnEvent.
 func TestEventObserverMisuse(t *testing.T) {
-	e := newEngine(t, world(t, 3), engine.Config{})
+	e := newEngine(t, world(t, 3), engine.Config{Serial: true})
 	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
 	var other ecs.LookupReader[pos]
 	w := e.World()
@@ -107,7 +107,7 @@ func TestEventObserverMisuse(t *testing.T) {
 	assert.Contains(t, err.Error(), `observer "sneaky" failed on an event engine_test.ping`)
 	assert.NotContains(t, err.Error(), "was not refused")
 
-	e2 := newEngine(t, world(t, 1), engine.Config{})
+	e2 := newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, e2.AddObserver(&watcher{name: "loud", build: func(b *engine.ObserverBuilder) error {
 		ecs.Emit[ping](b.Decl())
 		ecs.ReadEvents[ping](b.Decl())
@@ -120,7 +120,7 @@ func TestEventObserverMisuse(t *testing.T) {
 	assert.Contains(t, err.Error(), `observe events with ecs.ObserveEvent[engine_test.ping](d)`)
 	assert.Contains(t, err.Error(), `ecs.ReadEvents[engine_test.ping] on observer "loud": an observer is called once per event`)
 
-	e3 := newEngine(t, world(t, 1), engine.Config{})
+	e3 := newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, e3.Add(engine.Update, &toy{name: "sys", build: func(b *engine.Builder) error {
 		ecs.ObserveEvent[ping](b.Decl())
 		return nil
@@ -166,7 +166,7 @@ func TestEventObserverSteadyState(t *testing.T) {
 // Explain lists the observers in the order added, each with what it
 // observes and its declared access, in the systems' format.
 func TestObserverExplain(t *testing.T) {
-	_, eng, _ := fleetWith(t, engine.Config{}, 4)
+	_, eng, _ := fleetWith(t, engine.Config{Serial: true}, 4)
 	x := eng.Explain()
 	require.Len(t, x.Observers, 2)
 	assert.Equal(t, []string{"OnDespawn Hull"}, x.Observers[0].Observes)
@@ -177,7 +177,7 @@ func TestObserverExplain(t *testing.T) {
 		"  2. logger [observer commands] observes OnAdd Mark, OnSet Mark, OnRemove Mark, OnDespawn Mark; reads Mark; looks up Mark;\n"+
 		"ambiguities: none\n")
 
-	e := newEngine(t, world(t, 1), engine.Config{})
+	e := newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
 	require.NoError(t, e.AddObserver(pingLog("pings", nil)))
 	require.NoError(t, e.Build())
@@ -196,7 +196,7 @@ func TestEventObserverBuildRefusals(t *testing.T) {
 			return nil
 		}, observe: func(ecs.Observed) error { return nil }}
 	}
-	e := newEngine(t, world(t, 3), engine.Config{})
+	e := newEngine(t, world(t, 3), engine.Config{Serial: true})
 	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
 	require.NoError(t, e.AddObserver(observer("twice", func(d *ecs.Decl) {
 		ecs.ObserveEvent[ping](d)
@@ -213,7 +213,7 @@ func TestEventObserverBuildRefusals(t *testing.T) {
 	require.ErrorAs(t, err, &ee)
 	assert.Equal(t, "twice", ee.System)
 
-	e = newEngine(t, world(t, 3), engine.Config{})
+	e = newEngine(t, world(t, 3), engine.Config{Serial: true})
 	require.NoError(t, e.Add(engine.Update, emitter("w", 1)))
 	require.NoError(t, e.AddObserver(observer("orphan", func(d *ecs.Decl) { ecs.ObserveEvent[Mark](d) })))
 	err = e.Build()
@@ -221,7 +221,7 @@ func TestEventObserverBuildRefusals(t *testing.T) {
 	require.ErrorIs(t, err, ecs.ErrBadArgument)
 	assert.Contains(t, err.Error(), `observer "orphan" observes events engine_test.Mark, which no system emits, so nothing would call it for them; declare ecs.Emit[engine_test.Mark](b.Decl()) in the Build of the system that makes them`)
 
-	e = newEngine(t, world(t, 3), engine.Config{})
+	e = newEngine(t, world(t, 3), engine.Config{Serial: true})
 	require.NoError(t, e.AddObserver(observer("late", func(d *ecs.Decl) { ecs.ObserveEvent[ping](d) })))
 	require.NoError(t, e.Add(engine.PostUpdate, emitter("w", 1)))
 	require.NoError(t, e.Build())

@@ -37,7 +37,7 @@ func detachScene(t *testing.T, workers, batch int) []string {
 	}
 	_, err := w.Apply(b)
 	require.NoError(t, err)
-	eng := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
+	eng := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 	var pass *engine.Pass
 	var r ecs.Reader[Crew]
 	var step int

@@ -33,7 +33,7 @@ type Mark struct{ N int }
 // observer of every trigger on Mark that logs its calls; it hashes the
 // log and the world.
 func observedScene(t *testing.T, workers, batch int) uint64 {
-	w, eng, kills := fleetWith(t, engine.Config{Workers: workers, Batch: batch}, 2000)
+	w, eng, kills := fleetWith(t, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch}, 2000)
 	h := fnv.New64a()
 	for range 12 {
 		require.NoError(t, eng.Tick())
@@ -127,7 +127,7 @@ func TestObserverDeterminism(t *testing.T) {
 // the value is written, remove and despawn while the value is still
 // there; a spawn's wreck (Salvage's commands) plays in the same step.
 func TestObserverTriggers(t *testing.T) {
-	w, eng, kills := fleetWith(t, engine.Config{}, 8)
+	w, eng, kills := fleetWith(t, engine.Config{Serial: true}, 8)
 	for range 24 {
 		require.NoError(t, eng.Tick())
 	}
@@ -261,7 +261,7 @@ func TestObserverFailsInStep(t *testing.T) {
 // MaxObserverRounds rounds with WEFT-E016; the next playback is whole.
 func TestObserverCascade(t *testing.T) {
 	w := world(t, 1)
-	eng := newEngine(t, w, engine.Config{})
+	eng := newEngine(t, w, engine.Config{Serial: true})
 	mark := ecs.NewComponent[Mark](w)
 	rounds := 0
 	require.NoError(t, eng.AddObserver(&watcher{name: "flip", build: func(b *engine.ObserverBuilder) error {
@@ -379,7 +379,7 @@ func TestObserverDespawnTreeOnce(t *testing.T) {
 		for i := 1; i < len(all); i++ { // a binary tree: i's parent is (i-1)/2
 			require.NoError(t, ecs.SetTarget[ecs.ChildOf](w, all[i], all[(i-1)/2]))
 		}
-		eng := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
+		eng := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 		var pass *engine.Pass
 		var r ecs.Reader[Node]
 		root := all[0]

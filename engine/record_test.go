@@ -32,7 +32,7 @@ func TestRecordFailedAndBlocked(t *testing.T) {
 	for _, workers := range []int{0, 1, 2, 4} {
 		t.Run(fmt.Sprint("W=", workers), func(t *testing.T) {
 			fail := true
-			e := newEngine(t, world(t, 40), engine.Config{Workers: workers, Batch: 8})
+			e := newEngine(t, world(t, 40), engine.Config{Workers: workers, Serial: workers == 0, Batch: 8})
 			require.NoError(t, e.Add(engine.Update, mover("bad", true, func([]pos) {
 				if fail {
 					panic("boom")
@@ -135,7 +135,7 @@ func TestRangeWorkerAndItems(t *testing.T) {
 		var m engine.Marker
 		var pass *engine.Pass
 		var bad [3]int
-		e := newEngine(t, world(t, 1), engine.Config{Workers: workers})
+		e := newEngine(t, world(t, 1), engine.Config{Workers: workers, Serial: workers == 0})
 		require.NoError(t, e.Add(engine.Update, &toy{name: "r",
 			build: func(b *engine.Builder) error {
 				m = b.Marker("m")
@@ -163,7 +163,7 @@ func TestRangeWorkerAndItems(t *testing.T) {
 		assert.Equal(t, []int32{2, 4, 4}, items, "ranges of 4, 4 and 2 items")
 		assert.Len(t, rec.Marks, 3)
 	}
-	e := newEngine(t, world(t, 1), engine.Config{})
+	e := newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, e.Add(engine.Update, &toy{name: "nil",
 		build: func(b *engine.Builder) error { b.RangeWorker("x", nil); return nil },
 		sched: func(*engine.Frame) error { return nil }}))

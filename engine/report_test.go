@@ -50,7 +50,7 @@ func TestEveryFailureReported(t *testing.T) {
 	for _, batch := range []int{1, 7, 64} {
 		for _, workers := range []int{0, 1, 2, 4} {
 			t.Run(fmt.Sprintf("W%d/B%d", workers, batch), func(t *testing.T) {
-				eng := newEngine(t, world(t, 40), engine.Config{Workers: workers, Batch: batch})
+				eng := newEngine(t, world(t, 40), engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 				var skippedMerges, freeMerges int
 				require.NoError(t, eng.Add(engine.Update, mover("a", true, func([]pos) { panic("a broke") })))
 				require.NoError(t, eng.Add(engine.Update, velPanic("b", "b broke")))
@@ -93,7 +93,7 @@ func TestEveryFailureReported(t *testing.T) {
 // system's own failure, not a skipped system.
 func TestFailureBlocksOwnPasses(t *testing.T) {
 	for _, workers := range []int{0, 2} {
-		eng := newEngine(t, world(t, 10), engine.Config{Workers: workers, Batch: 3})
+		eng := newEngine(t, world(t, 10), engine.Config{Workers: workers, Serial: workers == 0, Batch: 3})
 		var first, second *engine.Pass
 		require.NoError(t, eng.Add(engine.Update, &toy{name: "two",
 			build: func(b *engine.Builder) error {
@@ -124,7 +124,7 @@ func TestFailureBlocksOwnPasses(t *testing.T) {
 // the system, and says what to use instead.
 func TestRangeCannotEmit(t *testing.T) {
 	for _, workers := range []int{0, 1, 2, 4} {
-		eng := newEngine(t, world(t, 4), engine.Config{Workers: workers})
+		eng := newEngine(t, world(t, 4), engine.Config{Workers: workers, Serial: workers == 0})
 		var pass *engine.Pass
 		require.NoError(t, eng.Add(engine.Update, &toy{name: "ranger",
 			build: func(b *engine.Builder) error {

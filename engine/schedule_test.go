@@ -30,7 +30,7 @@ type buildCase struct {
 func checkBuildErrors(t *testing.T, cases []buildCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := newEngine(t, world(t, 1), engine.Config{Workers: 0})
+			e := newEngine(t, world(t, 1), engine.Config{Serial: true})
 			c.add(t, e)
 			err := e.Build()
 			require.Error(t, err)
@@ -80,7 +80,7 @@ func TestBuildErrors(t *testing.T) {
 // names the key, both modes and why the order holds.
 func TestAllowlistAndExplain(t *testing.T) {
 	build := func(allow safety.Allowlist, second ...engine.Option) *engine.Explain {
-		e := newEngine(t, world(t, 1), engine.Config{Workers: 0, Allowlist: allow})
+		e := newEngine(t, world(t, 1), engine.Config{Serial: true, Allowlist: allow})
 		require.NoError(t, e.Add(engine.Update, mover("a", true, noop)))
 		require.NoError(t, e.Add(engine.Update, mover("b", false, noop), second...))
 		require.NoError(t, e.Add(engine.PreRender, mover("c", false, noop)))

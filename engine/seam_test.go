@@ -142,7 +142,7 @@ func seamSystem(name string, sc seamCase, mk func(d *ecs.Decl) (func(*ecs.Chunk)
 func seamEngine(t *testing.T, sc seamCase, workers int, other bool) (e *engine.Engine, use func(*ecs.Chunk), last **ecs.Chunk) {
 	w := world(t, 40)
 	require.NoError(t, ecs.AddResource(w, &tally{}))
-	e = newEngine(t, w, engine.Config{Workers: workers, Batch: 4})
+	e = newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: 4})
 	last = new(*ecs.Chunk)
 	if !other {
 		require.NoError(t, e.Add(engine.Update, seamSystem("A", sc, sc.make, &use, last)))
@@ -237,7 +237,7 @@ func TestZeroTokens(t *testing.T) {
 	for i, c := range cases {
 		for _, workers := range []int{0, 2} {
 			bad := true
-			e := newEngine(t, world(t, 8), engine.Config{Workers: workers, Batch: 2})
+			e := newEngine(t, world(t, 8), engine.Config{Workers: workers, Serial: workers == 0, Batch: 2})
 			require.NoError(t, e.Add(engine.Update, mover("s", false, noop)))
 			var pass *engine.Pass
 			require.NoError(t, e.Add(engine.Update, &toy{name: "zero",
@@ -269,7 +269,7 @@ func TestZeroTokenInQuery(t *testing.T) {
 		func(d *ecs.Decl) { ecs.NewQuery1(d, ecs.Read[pos](d), ecs.Changed(ecs.Reader[pos]{})) },
 		func(d *ecs.Decl) { ecs.NewQuery1(d, ecs.Read[pos](d), ecs.Optional(ecs.Writer[vel]{})) },
 	} {
-		e := newEngine(t, world(t, 4), engine.Config{})
+		e := newEngine(t, world(t, 4), engine.Config{Serial: true})
 		require.NoError(t, e.Add(engine.Update, &toy{name: "z",
 			build: func(b *engine.Builder) error { mk(b.Decl()); return nil },
 			sched: func(f *engine.Frame) error { return nil }}))
@@ -297,7 +297,7 @@ func TestNilPassArguments(t *testing.T) {
 		{func(b *engine.Builder) { b.Range("p", nil) }, `Range("p") of system "s": fn is nil`},
 	}
 	for _, c := range cases {
-		e := newEngine(t, world(t, 4), engine.Config{})
+		e := newEngine(t, world(t, 4), engine.Config{Serial: true})
 		require.NoError(t, e.Add(engine.Update, &toy{name: "s",
 			build: func(b *engine.Builder) error { c.build(b); return nil },
 			sched: func(f *engine.Frame) error { return nil }}))
@@ -308,7 +308,7 @@ func TestNilPassArguments(t *testing.T) {
 
 	for _, workers := range []int{0, 2} {
 		bad := true
-		e := newEngine(t, world(t, 4), engine.Config{Workers: workers})
+		e := newEngine(t, world(t, 4), engine.Config{Workers: workers, Serial: workers == 0})
 		require.NoError(t, e.Add(engine.Update, &toy{name: "s",
 			build: func(b *engine.Builder) error { return nil },
 			sched: func(f *engine.Frame) error {
@@ -334,7 +334,7 @@ func TestSeamLookupBesideWriter(t *testing.T) {
 	for _, workers := range []int{0, 1, 2, 4} {
 		var look ecs.LookupReader[pos]
 		var pass *engine.Pass
-		e := newEngine(t, world(t, 200), engine.Config{Workers: workers, Batch: 8})
+		e := newEngine(t, world(t, 200), engine.Config{Workers: workers, Serial: workers == 0, Batch: 8})
 		require.NoError(t, e.Add(engine.Update, &toy{name: "seeker",
 			build: func(b *engine.Builder) error { look = ecs.ReadLookup[pos](b.Decl()); return nil },
 			sched: func(f *engine.Frame) error { return nil }}))

@@ -22,7 +22,7 @@ func names(x *engine.Explain) []string {
 // A set's After orders every member; After a set orders against every
 // member; Explain says so with set causes.
 func TestSetOrdering(t *testing.T) {
-	e := newEngine(t, world(t, 1), engine.Config{Workers: 0})
+	e := newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, e.Set("ai", engine.After("physics"), engine.InStage(engine.Update)))
 	require.NoError(t, e.Add(engine.Update, mover("render", false, noop), engine.After("ai")))
 	require.NoError(t, e.Add(engine.Update, mover("think", false, noop), engine.InSet("ai")))
@@ -44,7 +44,7 @@ func TestSetOrdering(t *testing.T) {
 // ambiguous, as any two systems are; a set's After does not order its
 // members among themselves.
 func TestSetAmbiguity(t *testing.T) {
-	e := newEngine(t, world(t, 1), engine.Config{Workers: 0})
+	e := newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, e.Set("ai", engine.After("physics")))
 	require.NoError(t, e.Add(engine.Update, mover("physics", false, noop)))
 	require.NoError(t, e.Add(engine.Update, mover("think", true, noop), engine.InSet("ai")))
@@ -123,7 +123,7 @@ func TestSetErrors(t *testing.T) {
 
 // Set after Build is refused, and the engine keeps running.
 func TestSetAfterBuild(t *testing.T) {
-	e := newEngine(t, world(t, 1), engine.Config{Workers: 0})
+	e := newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, e.Build())
 	assert.ErrorIs(t, e.Set("ai"), engine.ErrOrder)
 	require.NoError(t, e.Tick())
@@ -133,7 +133,7 @@ func TestSetAfterBuild(t *testing.T) {
 // a system nor a set is refused with CodeUnknown.
 func TestEnableSet(t *testing.T) {
 	for _, workers := range []int{0, 2} {
-		e := newEngine(t, world(t, 8), engine.Config{Workers: workers, Batch: 2})
+		e := newEngine(t, world(t, 8), engine.Config{Workers: workers, Serial: workers == 0, Batch: 2})
 		require.NoError(t, e.Set("ai"))
 		ran := map[string]int{}
 		counted := func(name string) *toy {
@@ -161,7 +161,7 @@ func TestEnableSet(t *testing.T) {
 // itself: Build refuses it with WEFT-G014, as a cycle.
 func TestSetSelfOrder(t *testing.T) {
 	for _, opt := range []engine.Option{engine.After("ai"), engine.Before("ai")} {
-		e := newEngine(t, world(t, 1), engine.Config{})
+		e := newEngine(t, world(t, 1), engine.Config{Serial: true})
 		require.NoError(t, e.Set("ai"))
 		require.NoError(t, e.Add(engine.Update, mover("think", false, noop), engine.InSet("ai"), opt))
 		require.NoError(t, e.Add(engine.Update, mover("plan", false, noop), engine.InSet("ai")))
@@ -169,7 +169,7 @@ func TestSetSelfOrder(t *testing.T) {
 		require.ErrorIs(t, err, engine.ErrSetCycle)
 		assert.Contains(t, err.Error(), `set "ai", which think is in: it would run`)
 	}
-	e := newEngine(t, world(t, 1), engine.Config{})
+	e := newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, e.Set("ai", engine.After("ai")))
 	require.NoError(t, e.Add(engine.Update, mover("think", false, noop), engine.InSet("ai")))
 	assert.ErrorIs(t, e.Build(), engine.ErrSetCycle, "a set After itself")

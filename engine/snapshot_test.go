@@ -18,7 +18,7 @@ func TestRestoreKeepsUnreadEvents(t *testing.T) {
 	for _, workers := range []int{0, 2} {
 		var got []ping
 		var bad bool
-		e := newEngine(t, world(t, 200), engine.Config{Workers: workers, Batch: 16})
+		e := newEngine(t, world(t, 200), engine.Config{Workers: workers, Serial: workers == 0, Batch: 16})
 		require.NoError(t, e.Add(engine.Update, emitter("b", 2)))
 		require.NoError(t, e.Add(engine.Update, reader("r", &got, &bad)))
 		require.NoError(t, e.Add(engine.PostUpdate, emitter("z", 3)))

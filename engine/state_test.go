@@ -111,7 +111,7 @@ func positions(w *ecs.World) []ecs.Entity {
 // in one state or the other; it hashes every pos.
 func stateScene(t *testing.T, workers, batch int) uint64 {
 	w := world(t, 100)
-	e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
+	e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 	require.NoError(t, engine.AddState(e, title, playing, pausing))
 	require.NoError(t, engine.OnEnter(e, playing, spawnScoped("spawn", 20, playing)))
 	require.NoError(t, engine.OnEnter(e, pausing, spawnScoped("pause marks", 3, pausing)))
@@ -162,14 +162,14 @@ func TestStateDeterminism(t *testing.T) {
 // Misuse of states is refused with WEFT-G016, WEFT-G017 and WEFT-G007,
 // and a refused request leaves the engine stepping.
 func TestStateErrors(t *testing.T) {
-	e := newEngine(t, world(t, 1), engine.Config{})
+	e := newEngine(t, world(t, 1), engine.Config{Serial: true})
 	nop := exclusive{"nop", func(*ecs.World, engine.Time) error { return nil }}
 	err := engine.OnEnter(e, playing, nop)
 	assert.ErrorIs(t, err, engine.ErrState)
 	assert.Contains(t, err.Error(), "state engine_test.mode is not registered; call engine.AddState first")
 	require.Error(t, e.Build())
 
-	e = newEngine(t, world(t, 1), engine.Config{})
+	e = newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, engine.AddState(e, title, playing))
 	assert.ErrorIs(t, engine.AddState(e, title), engine.ErrState)
 	err = engine.OnTransition(e, title, pausing, nop)
@@ -177,7 +177,7 @@ func TestStateErrors(t *testing.T) {
 	assert.Contains(t, err.Error(), "pausing is not a value of state engine_test.mode (registered: [title playing])")
 	assert.ErrorIs(t, engine.OnExit(e, title, nil), engine.ErrBadConfig)
 
-	e = newEngine(t, world(t, 1), engine.Config{})
+	e = newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, e.Add(engine.Update, mover("a", true, noop), engine.InState(playing)))
 	err = e.Build()
 	assert.ErrorIs(t, err, engine.ErrState)
@@ -186,12 +186,12 @@ func TestStateErrors(t *testing.T) {
 	assert.ErrorIs(t, err, engine.ErrState)
 
 	w := world(t, 1)
-	e = newEngine(t, w, engine.Config{})
+	e = newEngine(t, w, engine.Config{Serial: true})
 	require.NoError(t, engine.AddState(e, title, playing))
 	require.NoError(t, e.Add(engine.Update, mover("a", true, noop), engine.InState(pausing)))
 	assert.ErrorIs(t, e.Build(), engine.ErrState)
 
-	e = newEngine(t, world(t, 2), engine.Config{})
+	e = newEngine(t, world(t, 2), engine.Config{Serial: true})
 	require.NoError(t, engine.AddState(e, title, playing))
 	require.NoError(t, e.Build())
 	assert.ErrorIs(t, engine.AddState(e, 1.5), engine.ErrOrder)
@@ -217,7 +217,7 @@ func TestStateErrors(t *testing.T) {
 // builtState is a built engine with state mode (title, playing) and its
 // resource.
 func builtState(t *testing.T) (*engine.Engine, *engine.State[mode]) {
-	e := newEngine(t, world(t, 1), engine.Config{})
+	e := newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, engine.AddState(e, title, playing))
 	require.NoError(t, e.Build())
 	st, err := engine.StateOf[mode](e.World())
@@ -255,9 +255,9 @@ func TestStateSetOnACopy(t *testing.T) {
 	require.NoError(t, e.Tick())
 	assert.Equal(t, title, st.Current())
 
-	e = newEngine(t, world(t, 1), engine.Config{})
+	e = newEngine(t, world(t, 1), engine.Config{Serial: true})
 	require.NoError(t, engine.AddState(e, title, title, playing), "the initial value may be among the others")
-	e = newEngine(t, world(t, 1), engine.Config{})
+	e = newEngine(t, world(t, 1), engine.Config{Serial: true})
 	err = engine.AddState(e, title, playing, playing)
 	assert.ErrorIs(t, err, engine.ErrState)
 	assert.Contains(t, err.Error(), "lists playing twice")
@@ -271,7 +271,7 @@ type level uint8
 // the transition that finds it, and at Build for the type).
 func TestStateScopedStray(t *testing.T) {
 	w := world(t, 1)
-	e := newEngine(t, w, engine.Config{})
+	e := newEngine(t, w, engine.Config{Serial: true})
 	require.NoError(t, engine.AddState(e, title, playing))
 	require.NoError(t, e.Build())
 	b := w.NewCommands()
@@ -292,7 +292,7 @@ func TestStateScopedStray(t *testing.T) {
 	assert.Equal(t, 1, w.Count(scope), "the entity scoped to title went; the stray stays")
 
 	w = world(t, 1)
-	e = newEngine(t, w, engine.Config{})
+	e = newEngine(t, w, engine.Config{Serial: true})
 	require.NoError(t, engine.AddState(e, title, playing))
 	ecs.NewComponent[engine.Scoped[level]](w)
 	err = e.Build()

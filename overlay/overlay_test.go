@@ -64,7 +64,7 @@ func newEngine(t *testing.T, workers, n, steps int, opt Options, more ...engine.
 	for range n {
 		comp.Add(cmds, cmds.Spawn(), pos{})
 	}
-	e, err := engine.New(w, engine.Config{Workers: workers, Batch: 64})
+	e, err := engine.New(w, engine.Config{Workers: workers, Serial: workers == 0, Batch: 64})
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, e.Close()) })
 	require.NoError(t, e.Add(engine.Update, &mover{}))

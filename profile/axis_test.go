@@ -19,7 +19,7 @@ import (
 // Chrome trace has the same phase inside the step's slice.
 func TestWholeStepInView(t *testing.T) {
 	for _, workers := range []int{0, 2} {
-		e := newEngine(t, world(t, 300), engine.Config{Workers: workers, Batch: 100})
+		e := newEngine(t, world(t, 300), engine.Config{Workers: workers, Serial: workers == 0, Batch: 100})
 		require.NoError(t, e.Add(engine.Update, marked(0, func() { time.Sleep(20 * time.Millisecond) })))
 		require.NoError(t, e.Build())
 		p := profile.New(e, profile.Options{})

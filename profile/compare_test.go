@@ -89,7 +89,7 @@ func TestReportAndCompareSteps(t *testing.T) {
 // The GC pauses of a span of the engine's clock: a pause between two
 // steps counts in a span that holds its end.
 func TestGCBetween(t *testing.T) {
-	e := newEngine(t, world(t, 30), engine.Config{Workers: 0})
+	e := newEngine(t, world(t, 30), engine.Config{Serial: true})
 	require.NoError(t, e.Add(engine.Update, marked(0, nil)))
 	require.NoError(t, e.Build())
 	p := profile.New(e, profile.Options{})

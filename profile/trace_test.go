@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // traceOf gathers steps of the marked system on the serial executor (the
 // same jobs in the same order every run) and returns the trace's events.
 func traceOf(t *testing.T, steps int) ([]map[string]any, []byte) {
-	e := newEngine(t, world(t, 300), engine.Config{Workers: 0, Batch: 100})
+	e := newEngine(t, world(t, 300), engine.Config{Serial: true, Batch: 100})
 	e.Add(engine.Update, marked(0, nil))
 	require.NoError(t, e.Build())
 	var tr profile.Trace
@@ -71,7 +71,7 @@ func TestTraceGolden(t *testing.T) {
 // A GC cycle between two steps shows as a pause on the GC lane, between
 // the steps' slices.
 func TestTraceGC(t *testing.T) {
-	e := newEngine(t, world(t, 300), engine.Config{Workers: 0, Batch: 100})
+	e := newEngine(t, world(t, 300), engine.Config{Serial: true, Batch: 100})
 	e.Add(engine.Update, marked(0, nil))
 	require.NoError(t, e.Build())
 	var tr profile.Trace

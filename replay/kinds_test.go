@@ -190,7 +190,7 @@ func TestDivergenceEveryKindOfWrite(t *testing.T) {
 		cfgA, cfgB              engine.Config
 	}{
 		{"lookup", "looker", "body", 0, engine.Config{Workers: 1}, engine.Config{Workers: 2}},
-		{"res", "tally", "replay_test.Tally", -1, engine.Config{Workers: 0, Batch: 1024}, engine.Config{Workers: 2, Batch: 64}},
+		{"res", "tally", "replay_test.Tally", -1, engine.Config{Serial: true, Batch: 1024}, engine.Config{Workers: 2, Batch: 64}},
 		{"cmd", "commander", "body", 5, engine.Config{Workers: 1}, engine.Config{Workers: 2}},
 		{"excl", "stir", "body", 9, engine.Config{Workers: 1}, engine.Config{Workers: 2}},
 	}

@@ -52,7 +52,7 @@ func TestReplayAnyWorkers(t *testing.T) {
 	for _, w := range []int{0, 2, 4} {
 		for _, b := range []int{64, 1024, 0} {
 			t.Run(fmt.Sprintf("W%d/batch%d", w, b), func(t *testing.T) {
-				assert.NoError(t, replay.Verify(rec, newToy(t, engine.Config{Workers: w, Batch: b}, bad{})))
+				assert.NoError(t, replay.Verify(rec, newToy(t, engine.Config{Workers: w, Serial: w == 0, Batch: b}, bad{})))
 			})
 		}
 	}
@@ -60,11 +60,11 @@ func TestReplayAnyWorkers(t *testing.T) {
 
 // Without the recorded inputs the run differs: the replay sets them.
 func TestReplayNeedsInputs(t *testing.T) {
-	rec := recordToy(t, engine.Config{Workers: 0, Batch: 256}, bad{}, 10)
+	rec := recordToy(t, engine.Config{Serial: true, Batch: 256}, bad{}, 10)
 	for i := range rec.Steps {
 		rec.Steps[i].Actions = nil
 	}
-	err := replay.Verify(rec, newToy(t, engine.Config{}, bad{}))
+	err := replay.Verify(rec, newToy(t, engine.Config{Serial: true}, bad{}))
 	var re *replay.Error
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, replay.CodeDiverged, re.Code)
@@ -78,8 +78,8 @@ func TestReplayNeedsInputs(t *testing.T) {
 // Find names the first entity and both values.
 func TestDivergenceFloatOrder(t *testing.T) {
 	const from = 5
-	rec := recordToy(t, engine.Config{Workers: 0, Batch: 1024}, bad{kind: "sum", from: from}, 12)
-	err := replay.Verify(rec, newToy(t, engine.Config{Workers: 0, Batch: 64}, bad{kind: "sum", from: from}))
+	rec := recordToy(t, engine.Config{Serial: true, Batch: 1024}, bad{kind: "sum", from: from}, 12)
+	err := replay.Verify(rec, newToy(t, engine.Config{Serial: true, Batch: 64}, bad{kind: "sum", from: from}))
 	var re *replay.Error
 	require.ErrorAs(t, err, &re)
 	require.Equal(t, replay.CodeDiverged, re.Code, "%v", err)
@@ -88,7 +88,7 @@ func TestDivergenceFloatOrder(t *testing.T) {
 	assert.Contains(t, err.Error(), "floats summed in the order jobs finish")
 
 	d, err := replay.Find(rec,
-		newToy(t, engine.Config{Workers: 0, Batch: 1024}, bad{kind: "sum", from: from}),
+		newToy(t, engine.Config{Serial: true, Batch: 1024}, bad{kind: "sum", from: from}),
 		newToy(t, engine.Config{Workers: 2, Batch: 64}, bad{kind: "sum", from: from}))
 	require.NoError(t, err)
 	require.NotNil(t, d)
@@ -116,7 +116,7 @@ func TestDivergenceMapOrder(t *testing.T) {
 	assert.Equal(t, "mapper", re.Divergence.System)
 
 	logA = nil
-	d, err := replay.Find(rec, newToy(t, engine.Config{}, bad{kind: "map", from: from, log: &logA}),
+	d, err := replay.Find(rec, newToy(t, engine.Config{Serial: true}, bad{kind: "map", from: from, log: &logA}),
 		newToy(t, engine.Config{Workers: 2}, bad{kind: "map", from: from, log: &logB}))
 	require.NoError(t, err)
 	require.NotNil(t, d)
@@ -138,10 +138,10 @@ func firstDiff(a, b []uint64) uint64 {
 // A game with other systems, another fixed step or other tracked
 // resources is refused with WEFT-R003 rather than compared.
 func TestMismatch(t *testing.T) {
-	rec := recordToy(t, engine.Config{}, bad{}, 3)
-	err := replay.Verify(rec, newToy(t, engine.Config{FixedStep: time.Second / 30}, bad{}))
+	rec := recordToy(t, engine.Config{Serial: true}, bad{}, 3)
+	err := replay.Verify(rec, newToy(t, engine.Config{Serial: true, FixedStep: time.Second / 30}, bad{}))
 	assert.ErrorIs(t, err, replay.ErrMismatch)
-	err = replay.Verify(rec, newToy(t, engine.Config{}, bad{kind: "sum", from: 99}))
+	err = replay.Verify(rec, newToy(t, engine.Config{Serial: true}, bad{kind: "sum", from: 99}))
 	assert.ErrorIs(t, err, replay.ErrMismatch)
 	assert.Contains(t, err.Error(), "the recording's systems are")
 }
@@ -150,7 +150,7 @@ func TestMismatch(t *testing.T) {
 // another version are refused with their codes; a truncated file keeps
 // its whole steps.
 func TestReadErrors(t *testing.T) {
-	rec := recordToy(t, engine.Config{}, bad{}, 5)
+	rec := recordToy(t, engine.Config{Serial: true}, bad{}, 5)
 	var buf bytes.Buffer
 	require.NoError(t, replay.Write(&buf, rec))
 	file := buf.Bytes()
@@ -215,12 +215,12 @@ func TestReadEveryByteChanged(t *testing.T) {
 // first step, or an engine rewound while recording, is refused with
 // WEFT-R005 (at NewRecorder, at Close).
 func TestRecorderOneRun(t *testing.T) {
-	s := newToy(t, engine.Config{}, bad{})
+	s := newToy(t, engine.Config{Serial: true}, bad{})
 	require.NoError(t, s.Tick())
 	_, err := replay.NewRecorder(&bytes.Buffer{}, s, "late")
 	assert.ErrorIs(t, err, replay.ErrMisuse)
 
-	s = newToy(t, engine.Config{}, bad{})
+	s = newToy(t, engine.Config{Serial: true}, bad{})
 	require.NoError(t, s.eng.SetRewind(4, 1))
 	r, err := replay.NewRecorder(&bytes.Buffer{}, s, "rewound")
 	require.NoError(t, err)

@@ -138,7 +138,7 @@ func TestDivergenceSwitch(t *testing.T) {
 	rec := record(engine.Config{Workers: 1, Batch: 256}, 1000)
 	for _, w := range []int{0, 2, 4} {
 		for _, b := range []int{1, 64, 0} {
-			assert.NoError(t, replay.Verify(rec, newSwitchSim(t, engine.Config{Workers: w, Batch: b}, 1000)), "W%d batch %d", w, b)
+			assert.NoError(t, replay.Verify(rec, newSwitchSim(t, engine.Config{Workers: w, Serial: w == 0, Batch: b}, 1000)), "W%d batch %d", w, b)
 		}
 	}
 
@@ -156,7 +156,7 @@ func TestDivergenceSwitch(t *testing.T) {
 	assert.Equal(t, uint64(from), re.Divergence.Step)
 	assert.Equal(t, "flip", re.Divergence.System)
 
-	d, err := replay.Find(rec, newSwitchSim(t, engine.Config{}, from), newSwitchSim(t, engine.Config{Workers: 2}, from))
+	d, err := replay.Find(rec, newSwitchSim(t, engine.Config{Serial: true}, from), newSwitchSim(t, engine.Config{Workers: 2}, from))
 	require.NoError(t, err)
 	require.NotNil(t, d)
 	assert.Equal(t, "flip", d.System)

@@ -33,7 +33,7 @@ func benchFrame(b *testing.B, noChecks bool) {
 				if mode == "parallel" {
 					w = engine.DefaultWorkers
 				}
-				s := warmScene(b, n, engine.Config{Workers: w, Batch: batch, NoChecks: noChecks})
+				s := warmScene(b, n, engine.Config{Workers: w, Serial: w == 0, Batch: batch, NoChecks: noChecks})
 				b.ReportAllocs()
 				b.ResetTimer()
 				var owner, wait time.Duration

@@ -54,11 +54,11 @@ func TestDeterminism(t *testing.T) {
 		}
 		return s.hash(t) ^ uint64(problems)<<48
 	}
-	want := run(t, engine.Config{Workers: 0, Batch: 64}, nil)
+	want := run(t, engine.Config{Serial: true, Batch: 64}, nil)
 	for _, w := range []int{0, 1, 2, 4} {
 		for _, batch := range []int{64, 1024} {
 			for _, checks := range []bool{true, false} {
-				cfg := engine.Config{Workers: w, Batch: batch, NoChecks: !checks}
+				cfg := engine.Config{Workers: w, Serial: w == 0, Batch: batch, NoChecks: !checks}
 				t.Run(fmt.Sprintf("W%d/batch%d/checks=%v", w, batch, checks), func(t *testing.T) {
 					if raceOn && !raced(w, batch, checks) {
 						t.Skip("under -race only the raced runs; the run without -race checks this one")
@@ -108,7 +108,7 @@ func allowlist(t *testing.T) safety.Allowlist {
 // not accept, and the allowlist names no pair that is gone.
 func TestAmbiguitiesAllowlisted(t *testing.T) {
 	allow := allowlist(t)
-	s := newScene(t, 100, engine.Config{Workers: 0, Allowlist: allow}, false)
+	s := newScene(t, 100, engine.Config{Serial: true, Allowlist: allow}, false)
 	seen := map[string]bool{}
 	for _, a := range s.eng.Explain().Ambiguities {
 		assert.True(t, a.Allowed, "%s: %s then %s on %s", a.ID, a.First, a.Second, a.Key)
@@ -122,7 +122,7 @@ func TestAmbiguitiesAllowlisted(t *testing.T) {
 // Explain's text, DOT and JSON forms match testdata; go test -update
 // rewrites them.
 func TestExplainGolden(t *testing.T) {
-	s := newScene(t, 100, engine.Config{Workers: 0}, false)
+	s := newScene(t, 100, engine.Config{Serial: true}, false)
 	x := s.eng.Explain()
 	for _, f := range []struct {
 		name  string
@@ -151,7 +151,7 @@ func TestStepAllocs(t *testing.T) {
 		t.Skip("the race detector allocates")
 	}
 	for _, w := range []int{0, 2} {
-		s := newScene(t, 20000, engine.Config{Workers: w, Batch: 256}, false)
+		s := newScene(t, 20000, engine.Config{Workers: w, Serial: w == 0, Batch: 256}, false)
 		for range 200 { // one-shot tweens end within 2 s: their removal reshapes tables
 			require.NoError(t, s.eng.Tick())
 		}

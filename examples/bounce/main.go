@@ -115,7 +115,7 @@ func newGame() (*game, error) {
 		ball.Add(cmds, b, Ball{X: r.Float64() * screenW, Y: r.Float64() * screenH / 2, VX: r.NormFloat64() * 80})
 		tint.Add(cmds, b, Tint{I: r.IntN(4)})
 	}
-	e, err := engine.New(w, engine.Config{Workers: engine.DefaultWorkers})
+	e, err := engine.New(w, engine.Config{}) // the zero Config: a worker for each spare CPU
 	if err != nil {
 		return nil, err
 	}

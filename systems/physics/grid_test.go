@@ -119,7 +119,7 @@ func newBodies(t *testing.T, at []systems.Position, r float64, cfg Config, w, b 
 	}
 	_, err := world.Apply(setup)
 	require.NoError(t, err)
-	eng, err := engine.New(world, engine.Config{Workers: w, Batch: b})
+	eng, err := engine.New(world, engine.Config{Workers: w, Serial: w == 0, Batch: b})
 	require.NoError(t, err)
 	t.Cleanup(func() { eng.Close() })
 	s := New(cfg)
@@ -244,7 +244,7 @@ func TestCoincidentAcrossTablesAnyBatch(t *testing.T) {
 		}
 		_, err := world.Apply(setup)
 		require.NoError(t, err)
-		eng, err := engine.New(world, engine.Config{Batch: batch})
+		eng, err := engine.New(world, engine.Config{Serial: true, Batch: batch})
 		require.NoError(t, err)
 		defer eng.Close()
 		require.NoError(t, eng.Add(engine.Update, New(Config{CellSize: 8})))

@@ -131,7 +131,7 @@ func BenchmarkSeek(b *testing.B) {
 func benchSeek(b *testing.B, targets, seekers, workers int, checks bool) {
 	mk := func(s engine.System) *engine.Engine {
 		w, _ := scene(b, targets, seekers)
-		e, err := engine.New(w, engine.Config{Workers: workers, Batch: 1024, NoChecks: !checks})
+		e, err := engine.New(w, engine.Config{Workers: workers, Serial: workers == 0, Batch: 1024, NoChecks: !checks})
 		require.NoError(b, err)
 		b.Cleanup(func() { e.Close() })
 		require.NoError(b, e.Add(engine.PreUpdate, s))

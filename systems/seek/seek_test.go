@@ -140,7 +140,7 @@ func TestSeekMatchesSerialModel(t *testing.T) {
 		for _, batch := range []int{1, 7, 64, 1024} {
 			t.Run(fmt.Sprintf("W%d/batch%d", workers, batch), func(t *testing.T) {
 				w, _ := scene(t, 500, 500)
-				e, err := engine.New(w, engine.Config{Workers: workers, Batch: batch})
+				e, err := engine.New(w, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 				require.NoError(t, err)
 				defer e.Close()
 				require.NoError(t, e.Add(engine.PreUpdate, seek.New()))

@@ -22,7 +22,7 @@ func BenchmarkPropagate(b *testing.B) {
 		b.Run("entities=100k/"+mode.name, func(b *testing.B) {
 			w := ecs.NewWorld(ecs.Options{NoChecks: true})
 			forest(b, w, 100_000)
-			e, err := engine.New(w, engine.Config{Workers: mode.workers, Batch: 1024, NoChecks: true})
+			e, err := engine.New(w, engine.Config{Workers: mode.workers, Serial: mode.workers == 0, Batch: 1024, NoChecks: true})
 			if err != nil {
 				b.Fatal(err)
 			}

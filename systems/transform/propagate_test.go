@@ -138,7 +138,7 @@ func (s *churn) run(c *ecs.Chunk) {
 func propagateScene(t *testing.T, workers, batch int) uint64 {
 	w := ecs.NewWorld(ecs.Options{})
 	forest(t, w, 3000)
-	e := newEngine(t, w, engine.Config{Workers: workers, Batch: batch})
+	e := newEngine(t, w, engine.Config{Workers: workers, Serial: workers == 0, Batch: batch})
 	require.NoError(t, e.Add(engine.Update, &churn{}))
 	require.NoError(t, e.Add(engine.PostUpdate, transform.New()))
 	require.NoError(t, e.Build())

@@ -216,7 +216,7 @@ func New(cfg Config) (*Game, error) {
 	if err := c.populate(w, cfg); err != nil {
 		return nil, err
 	}
-	eng, err := engine.New(w, engine.Config{Workers: cfg.Workers, Batch: cfg.Batch, NoChecks: !cfg.Checks})
+	eng, err := engine.New(w, engine.Config{Workers: cfg.Workers, Serial: cfg.Workers == 0, Batch: cfg.Batch, NoChecks: !cfg.Checks})
 	if err != nil {
 		return nil, err
 	}
