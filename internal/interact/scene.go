@@ -80,7 +80,7 @@ func build(g *Game, cfg RunConfig) (*scene, error) {
 	if err := s.populate(); err != nil {
 		return nil, err
 	}
-	eng, err := engine.New(w, engine.Config{Workers: cfg.Workers, Batch: cfg.Batch, ChainChunks: g.Chain})
+	eng, err := engine.New(w, engine.Config{Workers: cfg.Workers, Serial: cfg.Workers == 0, Batch: cfg.Batch, ChainChunks: g.Chain})
 	if err != nil {
 		return nil, err
 	}
