@@ -13,6 +13,8 @@ PROCS ?= 2
 W1TIME ?= 1000000x
 BENCHTIME ?= 100x
 FUZZTIME ?= 30s
+# Each fuzz target's time in CI (make fuzz-ci, from .ci/run).
+CI_FUZZTIME ?= 20s
 # What `make run` starts.
 RUN ?= ./demo
 
@@ -30,14 +32,14 @@ XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz bench-frame bench-propagate bench-batch bench-contention bench-w1-hog bench-peers bench-demo plots
+.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz fuzz-ci bench-frame bench-propagate bench-batch bench-contention bench-w1-hog bench-peers bench-demo plots
 
 help:
 	@echo "make run         run the demo game, go run ./demo (installs build packages if missing)"
 	@echo "make test        deps, gofmt, generated code, vet, staticcheck, race tests, the rest without race, bench checks, xvfb tests"
 	@echo "make flaky       every package's tests five times on one CPU (slow)"
 	@echo "make deps        install missing Debian packages (deps-build, deps-test)"
-	@echo "make fmt | vet | staticcheck | fuzz [FUZZTIME=30s]"
+	@echo "make fmt | vet | staticcheck | fuzz [FUZZTIME=30s] | fuzz-ci (every fuzz target 20 s, as CI runs them)"
 	@echo "make bench [ROUNDS=9] [PROCS=2]  comparison tables, raw output in bench/results.txt"
 	@echo "make bench-jobs        the jobs package's own benchmarks"
 	@echo "make bench-frame [ROUNDS=9] [PROCS=2] [SIZES='(50|100)k'] [FRAME_OUT=frame.txt]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
@@ -141,8 +143,14 @@ bench:
 bench-jobs:
 	go test -run XXX -bench . -benchmem ./jobs/...
 
+# Every Fuzz target of the headless packages, found by scripts/fuzz.sh, for
+# FUZZTIME each from its committed corpus (testdata/fuzz/); a failure fails
+# the run and leaves its input there. fuzz-ci is CI's bounded run.
 fuzz:
 	bash scripts/fuzz.sh $(FUZZTIME)
+
+fuzz-ci:
+	bash scripts/fuzz.sh $(CI_FUZZTIME)
 
 # The engine's whole fixed step at 10k to 200k entities, serial and
 # parallel, each as its own process over ROUNDS shuffled rounds. SIZES

@@ -1,19 +1,53 @@
 #!/usr/bin/env bash
 # fuzz.sh FUZZTIME — run every Fuzz target of the root module's headless
-# packages, one at a time (go test -fuzz takes one target in one package).
-# Packages importing Ebiten are skipped: they panic at init without a display.
-# The targets: jobs FuzzGraph, ecs FuzzCommands, replay FuzzRead (the replay
-# file reader: any bytes give a recording or WEFT-R001/R002, never a panic).
+# packages for FUZZTIME each, one at a time (go test -fuzz takes one target
+# in one package), from its committed corpus (the package's
+# testdata/fuzz/<Target>/) and the seeds in its code. It goes on after a
+# failing target and exits 1 at the end, naming each one that failed; the
+# input that failed is written to testdata/fuzz/<Target>/ (commit it with
+# the fix, as a regression test of plain go test).
+#
+# Targets are found, not listed here: a package's test files with a
+# `func Fuzz` are asked for their targets (go test -list). Packages
+# importing Ebiten are skipped: they panic at init without a display.
+# Today: jobs FuzzGraph (the job graph), ecs FuzzCommands (playback against
+# a model) and FuzzLoad (save files), replay FuzzRead (replay files),
+# profile FuzzReadReport (captures given to headless -compare),
+# internal/interact FuzzScene (the interaction scene's seed).
+#
+# FUZZPARALLEL (default 2) is go test's -parallel, the fuzzing processes;
+# FUZZMINIMIZE (default 5s) bounds the time spent shrinking each new input,
+# which otherwise takes up to a minute of a short run.
 set -euo pipefail
 
 fuzztime=${1:?usage: fuzz.sh FUZZTIME}
+parallel=${FUZZPARALLEL:-2}
+minimize=${FUZZMINIMIZE:-5s}
 found=0
-for pkg in $(bash scripts/pkgs.sh headless); do
-	list=$(go test -list '^Fuzz' "$pkg")
+failed=()
+pkgs=$(bash scripts/pkgs.sh headless)
+while IFS=$'\t' read -r pkg dir; do
+	grep -qs '^func Fuzz' "$dir"/*_test.go || continue
+	if ! list=$(go test -list '^Fuzz' "$pkg" </dev/null); then
+		failed+=("$pkg (its tests do not build)")
+		continue
+	fi
 	for name in $(grep '^Fuzz' <<<"$list" || true); do
-		found=1
-		echo "== $pkg $name ($fuzztime)"
-		go test -run XXX -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg"
+		found=$((found + 1))
+		echo "== fuzz: $pkg $name ($fuzztime, -parallel $parallel)"
+		if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -fuzzminimizetime "$minimize" \
+			-parallel "$parallel" "$pkg" </dev/null; then
+			failed+=("$pkg $name")
+		fi
 	done
-done
-[ "$found" -eq 1 ] || echo "fuzz: no Fuzz targets yet"
+done < <(go list -f '{{.ImportPath}}{{"\t"}}{{.Dir}}' $pkgs)
+if [ "$found" -eq 0 ]; then
+	echo "fuzz: no Fuzz targets found" >&2
+	exit 1
+fi
+if [ "${#failed[@]}" -gt 0 ]; then
+	echo "fuzz: ${#failed[@]} of $found targets failed (the failing input is in the package's testdata/fuzz/):" >&2
+	printf '  %s\n' "${failed[@]}" >&2
+	exit 1
+fi
+echo "fuzz: $found targets, $fuzztime each, no failure"
