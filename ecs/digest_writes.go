@@ -12,10 +12,12 @@ import (
 // how each reaches its digest (digest.go):
 //
 //   - through a write lookup: the job that called LookupWriter.Get adds
-//     the rows it got, with their values after the chunk, when the chunk
-//     ends (a lookup writes only from a pass that runs as one job, and a
-//     system's passes run one after another, so that job is the only one
-//     of its system running);
+//     the rows it got, with their values after the pass, when its last
+//     chunk ends (a lookup writes only from a pass that runs as one job,
+//     and a system's passes run one after another, so that job is the
+//     only one of its system running); after each chunk instead, a row
+//     reached from two chunks would count the value between them, which
+//     the batch size decides;
 //   - to a resource it declares written (WriteRes, In or Get, and
 //     Reductions combined into it in Merge): its value after the
 //     system's Merge, added by the owner (DigestMerged);
@@ -57,7 +59,7 @@ func (w *World) rowOf(d *Decl, e ark.Entity, id ark.ID) uint64 {
 
 // digestLookups adds the rows d's jobs got through write lookups since
 // the last call, as they are now. Executed only by the job of d's system
-// that ran the chunk, right after it (query.go), or by the owner between
+// that ran the pass, right after it (query.go), or by the owner between
 // frames.
 func (d *Decl) digestLookups() {
 	var sum uint64

@@ -297,11 +297,25 @@ func (q *queryBase) jobAll(fn func(c *Chunk), inOrder bool) jobs.Func {
 				for k := i + 1; k < len(q.chunks); k++ {
 					q.runDropping(&q.chunks[k], worker, inOrder, fn)
 				}
+				q.digestLookups(inOrder)
 			}
 		}()
 		for ; i < len(q.chunks); i++ {
 			q.run(&q.chunks[i], worker, inOrder, fn)
 		}
+		q.digestLookups(inOrder)
+	}
+}
+
+// digestLookups adds to the system's digest the rows that the pass's
+// write lookups reached, as the whole pass left them: after its last
+// chunk, not after each, for a row reached from two chunks would
+// otherwise count its value between them, which the batch decides.
+// Executed only by the job that ran the pass (inOrder: the only job of
+// its system running).
+func (q *queryBase) digestLookups(inOrder bool) {
+	if inOrder && q.w.digests != DigestOff {
+		q.d.digestLookups()
 	}
 }
 
@@ -329,9 +343,6 @@ func (q *queryBase) run(c *Chunk, worker int, inOrder bool, fn func(c *Chunk)) {
 	}
 	if q.w.digests != DigestOff {
 		c.digest()
-		if inOrder {
-			q.d.digestLookups()
-		}
 	}
 }
 

@@ -36,8 +36,12 @@ func (f *Failure) Error() string {
 	for _, i := range f.Game.Indexes() {
 		keep = append(keep, fmt.Sprint(i))
 	}
-	return fmt.Sprintf("interaction scene, seed %d: %v\nshrunk from %d parts to %d:\n%s\nreproduce: go test ./internal/interact -run 'TestScene$' -seed %d -keep %s",
-		f.Seed, f.Err, f.Initial, len(f.Game.Parts), f.Game, f.Seed, strings.Join(keep, ","))
+	entities := ""
+	if n := f.Game.Entities; n != Generate(f.Seed).Entities {
+		entities = fmt.Sprintf(" -entities %d", n)
+	}
+	return fmt.Sprintf("interaction scene, seed %d: %v\nshrunk from %d parts to %d:\n%s\nreproduce: go test ./internal/interact -run 'TestScene$' -seed %d%s -keep %s",
+		f.Seed, f.Err, f.Initial, len(f.Game.Parts), f.Game, f.Seed, entities, strings.Join(keep, ","))
 }
 
 // Check runs g against the oracle on every executor of configs (Configs
@@ -49,7 +53,7 @@ func Check(g *Game, configs []RunConfig) error {
 		configs = Configs
 	}
 	var file bytes.Buffer
-	want, err := straight(g, Oracle, &file)
+	want, err := straight(g, Oracle, &file, true)
 	if err != nil {
 		return fmt.Errorf("the serial run: %w", err)
 	}
@@ -71,11 +75,19 @@ func CheckSeed(seed uint64, keep []int, configs []RunConfig) error {
 	if keep != nil {
 		g = g.Keep(keep)
 	}
+	return checkShrunk(g, configs)
+}
+
+// CheckGame checks g on every executor, shrinking it on a failure, which
+// it returns as a *Failure.
+func CheckGame(g *Game) error { return checkShrunk(g, nil) }
+
+func checkShrunk(g *Game, configs []RunConfig) error {
 	err := Check(g, configs)
 	if err == nil {
 		return nil
 	}
-	f := &Failure{Seed: seed, Err: err, Game: g, Initial: len(g.Parts)}
+	f := &Failure{Seed: g.Seed, Err: err, Game: g, Initial: len(g.Parts)}
 	f.Game, f.Err = shrink(g, err, configs)
 	return f
 }

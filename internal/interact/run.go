@@ -85,8 +85,10 @@ func (s *scene) failures(err error) (string, error) {
 }
 
 // straight runs g's steps on cfg without leaving the path, recording them
-// when rec is given, and returns each step's outcome (index t-1).
-func straight(g *Game, cfg RunConfig, file *bytes.Buffer) ([]Outcome, error) {
+// into file when given, and returns each step's outcome (index t-1). With
+// measure, it counts the allocations of each engine step after warmUp
+// (StepAllocs).
+func straight(g *Game, cfg RunConfig, file *bytes.Buffer, measure bool) ([]Outcome, error) {
 	s, err := build(g, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)
@@ -100,6 +102,7 @@ func straight(g *Game, cfg RunConfig, file *bytes.Buffer) ([]Outcome, error) {
 	}
 	var outs []Outcome
 	for t := 1; t <= g.Steps; t++ {
+		s.measure = measure && t > warmUp
 		o, err := s.step(t, rec)
 		if err != nil {
 			return nil, err

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync/atomic"
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
@@ -58,6 +60,21 @@ type scene struct {
 	seen    *Seen
 	fails   map[string]bool // the names of the failing parts
 	pending []Action        // the owner's actions for the next step
+	measure bool            // count the next step's allocations (StepAllocs)
+}
+
+// warmUp is the steps of a game before its allocations count: its tables,
+// buffers and snapshots are made in the first ones.
+const warmUp = 5
+
+// stepAllocs are the engine steps measured and their allocations.
+var stepAllocs struct{ steps, mallocs atomic.Uint64 }
+
+// StepAllocs is the number of engine steps measured since the process
+// started (each serial run's steps after warm-up) and the allocations
+// they made, the engine's and the systems', not the owner's actions.
+func StepAllocs() (steps, mallocs uint64) {
+	return stepAllocs.steps.Load(), stepAllocs.mallocs.Load()
 }
 
 // build makes g's world, spawns its first entities, adds its parts and
@@ -293,5 +310,15 @@ func (s *scene) Tick() error {
 		}
 	}
 	s.pending = s.pending[:0]
-	return s.eng.Tick()
+	if !s.measure {
+		return s.eng.Tick()
+	}
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	before := m.Mallocs
+	err := s.eng.Tick()
+	runtime.ReadMemStats(&m)
+	stepAllocs.steps.Add(1)
+	stepAllocs.mallocs.Add(m.Mallocs - before)
+	return err
 }

@@ -10,8 +10,9 @@ import (
 )
 
 var (
-	seedFlag = flag.Uint64("seed", 0, "check only the game of this seed (TestScene)")
-	keepFlag = flag.String("keep", "", "with -seed: keep only these parts, by index (1,4,7)")
+	seedFlag     = flag.Uint64("seed", 0, "check only the game of this seed (TestScene)")
+	keepFlag     = flag.String("keep", "", "with -seed: keep only these parts, by index (1,4,7)")
+	entitiesFlag = flag.Int("entities", 0, "with -seed: the entities the game starts with (0: as generated)")
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -39,9 +40,28 @@ func TestScene(t *testing.T) {
 	}
 	for _, seed := range seeds {
 		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
-			if err := CheckSeed(seed, keep, nil); err != nil {
+			g := Generate(seed)
+			if *entitiesFlag > 0 {
+				g.Entities = *entitiesFlag
+			}
+			if keep != nil {
+				g = g.Keep(keep)
+			}
+			if err := CheckGame(g); err != nil {
 				t.Fatal(err)
 			}
 		})
 	}
+}
+
+// FuzzScene checks the game of any seed; CI fuzzes it for a bounded time.
+func FuzzScene(f *testing.F) {
+	for _, s := range sceneSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		if err := CheckSeed(seed, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
