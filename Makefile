@@ -15,6 +15,11 @@ BENCHTIME ?= 100x
 FUZZTIME ?= 30s
 # Each fuzz target's time in CI (make fuzz-ci, from .ci/run).
 CI_FUZZTIME ?= 20s
+# make soak: interaction-scene seeds for SOAK, from SEED (default: the
+# clock), with SOAK_ENTITIES entities a game (0: as generated).
+SOAK ?= 1m
+SEED ?=
+SOAK_ENTITIES ?= 0
 # What `make run` starts.
 RUN ?= ./demo
 
@@ -32,13 +37,14 @@ XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz fuzz-ci bench-frame bench-propagate bench-batch bench-contention bench-w1-hog bench-peers bench-demo plots
+.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz fuzz-ci soak bench-frame bench-propagate bench-batch bench-contention bench-w1-hog bench-peers bench-demo plots
 
 help:
 	@echo "make run         run the demo game, go run ./demo (installs build packages if missing)"
 	@echo "make test        deps, gofmt, generated code, vet, staticcheck, race tests, the rest without race, bench checks, xvfb tests"
 	@echo "make flaky       every package's tests five times on one CPU (slow)"
 	@echo "make deps        install missing Debian packages (deps-build, deps-test)"
+	@echo "make soak [SOAK=1m] [SEED=n] [SOAK_ENTITIES=0]  the interaction scene on new seeds: seeds/s, failures, memory"
 	@echo "make fmt | vet | staticcheck | fuzz [FUZZTIME=30s] | fuzz-ci (every fuzz target 20 s, as CI runs them)"
 	@echo "make bench [ROUNDS=9] [PROCS=2]  comparison tables, raw output in bench/results.txt"
 	@echo "make bench-jobs        the jobs package's own benchmarks"
@@ -151,6 +157,11 @@ fuzz:
 
 fuzz-ci:
 	bash scripts/fuzz.sh $(CI_FUZZTIME)
+
+# The interaction scene (internal/interact) on new seeds for SOAK: seeds/s
+# and failures as it goes, memory and allocations per step at the end.
+soak:
+	go run ./internal/interact/cmd/soak -for $(SOAK) -entities $(SOAK_ENTITIES) $(if $(SEED),-seed $(SEED))
 
 # The engine's whole fixed step at 10k to 200k entities, serial and
 # parallel, each as its own process over ROUNDS shuffled rounds. SIZES
