@@ -22,7 +22,7 @@ const (
 	KRelay                  // reads Ping in Schedule, emits Pong
 	KListen                 // folds Ping or Pong into Tally, in Merge
 	KLife                   // counts Life down, despawns, spawns pairs through placeholders
-	KToggle                 // switches Mark on and off from jobs
+	KToggle                 // switches Mark on and off from jobs and by commands
 	KMarked                 // adds to Acc where Mark is on (an Optional column)
 	KLookup                 // Heat = the Val of its Ref, through a read lookup
 	KPoke                   // adds to its Ref's Acc, through a write lookup
@@ -282,13 +282,18 @@ func makeToggle(s *scene, p Part) error {
 		on  ecs.EnabledWriter[Mark]
 		t   ecs.ResReader[engine.Time]
 	)
+	mark := s.c.mark
 	return s.chunks(p, false, func(b *engine.Builder, d *ecs.Decl) (engine.Query, func(*ecs.Chunk)) {
 		val, on, t = ecs.Read[Val](d), ecs.WriteEnabled[Mark](d), ecs.ReadRes[engine.Time](d)
+		b.Commands()
 		return ecs.NewQuery1(d, val, ecs.With[Mark]()), func(c *ecs.Chunk) {
 			v, now := val.Column(c), step(t)
-			for i := range v {
-				if (v[i].V+now)%int64(p.P+1) == 0 {
+			for i, e := range c.Entities() {
+				switch (v[i].V + now) % int64(p.P+1) {
+				case 0: // now, from the job
 					on.Set(c, i, !on.Enabled(c, i))
+				case 1: // at playback, by command
+					mark.SetEnabled(c.Commands(), e, v[i].V%2 == 0)
 				}
 			}
 		}
@@ -498,6 +503,7 @@ func makeOwner(s *scene, p Part) error {
 		a, z := b.Spawn(), b.Spawn()
 		c.val.Add(b, a, Val{V: int64(t.Step)})
 		c.mark.Add(b, a, Mark{N: int32(p.Q)})
+		c.mark.SetEnabled(b, a, t.Step%3 != 0) // a switch by command, of a placeholder
 		c.life.Add(b, a, Life{Left: int32(1 + p.Q)})
 		c.val.Add(b, z, Val{V: -int64(t.Step)})
 		c.ref.Add(b, z, Ref{To: a})
