@@ -55,6 +55,7 @@ help:
 	@echo "make bench-w1-hog [ROUNDS=9]  bench/'s W1, weft against the Go peers, with a CPU hog on core 1: bench/w1-hog.txt"
 	@echo "make bench-peers [ROUNDS=9] [WORKLOADS=1234] [OUT=peers.txt]  make bench's workloads with enkiTS and Taskflow (C++) in the same rounds: bench/peers.txt"
 	@echo "make bench-demo [ROUNDS=9]   the demo window under Xvfb, serial against 1 worker: TPS and FPS"
+	@echo "make screenshots       the README's pictures into docs/img/ (scripts/screenshots.sh)"
 
 deps: deps-test
 
@@ -221,3 +222,10 @@ bench-peers:
 # bench/frame.txt; no benchmark runs.
 plots:
 	cd bench && go run ./cmd/plots -results peers.txt -frame frame.txt -out ../docs/img
+
+# Every screenshot of the README into docs/img/, under Xvfb, and the demo's
+# systems and keys beside them (docs/img/screenshots.txt, which the demo's
+# TestScreenshotsCurrent compares with the demo's).
+.PHONY: screenshots
+screenshots: deps-test
+	bash scripts/screenshots.sh

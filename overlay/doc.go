@@ -1,8 +1,62 @@
 // Package overlay is the in-game profiler any Ebiten game on weft embeds:
+// New with the engine, Update first in the game's Update, Draw last in
+// its Draw. A whole game, the smallest there is, with the engine and a
+// world, and the overlay in the lines marked "overlay:":
 //
-//	ov := overlay.New(e, overlay.Options{}) // with the engine
-//	ov.Update()                             // first in the game's Update
-//	ov.Draw(screen)                         // last in the game's Draw
+//	package main
+//
+//	import (
+//		"log"
+//
+//		"github.com/hajimehoshi/ebiten/v2"
+//
+//		"github.com/weft-engine/weft/ecs"
+//		"github.com/weft-engine/weft/engine"
+//		"github.com/weft-engine/weft/overlay"
+//	)
+//
+//	type game struct {
+//		e  *engine.Engine
+//		ov *overlay.Overlay // overlay: the game keeps it
+//	}
+//
+//	func (g *game) Update() error {
+//		if !g.ov.Update() { // overlay: first; true when the pointer is on it
+//			g.input() // the clicks and the wheel are the game's
+//		}
+//		return g.e.Tick() // one fixed step of every system
+//	}
+//
+//	func (g *game) input() {} // read the game's keys and pointer, set the step's inputs
+//
+//	func (g *game) Draw(screen *ebiten.Image) {
+//		// draw the world: g.e.Snapshot(), or the world's entities
+//		g.ov.Draw(screen) // overlay: last, over the game
+//	}
+//
+//	func (g *game) Layout(w, h int) (int, int) { return w, h }
+//
+//	func main() {
+//		w := ecs.NewWorld(ecs.Options{})
+//		e, err := engine.New(w, engine.Config{}) // a worker for each spare CPU
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		defer e.Close()
+//		// register components, spawn entities, e.Add(stage, system) each system
+//		if err := e.Build(); err != nil {
+//			log.Fatal(err)
+//		}
+//		ebiten.SetWindowTitle("my game")
+//		g := &game{e: e, ov: overlay.New(e, overlay.Options{})} // overlay: made with the engine
+//		if err := ebiten.RunGame(g); err != nil {
+//			log.Fatal(err)
+//		}
+//	}
+//
+// examples/bounce is the same with balls, a system and a click; the guide
+// (docs/writing-a-system.md) writes systems. TestDocProgram compiles this
+// program.
 //
 // F3 shows and hides it (Options.Toggle). It shows the frame (the steps,
 // its own cost, GC, the rest), the step's quantiles, a graph of the last

@@ -51,6 +51,13 @@ type Options struct {
 	// Profiler is the engine's profiler to show (nil: the overlay makes
 	// its own).
 	Profiler *profile.Profiler
+	// NoRates leaves the display's rates out: Ebiten's FPS and TPS, the
+	// frame time and its breakdown (the step times stay). For pictures
+	// taken where the display is not the game's, as under Xvfb's software
+	// rendering, whose frame rate would be taken for the game's. The
+	// environment variable WEFT_OVERLAY_NORATES=1 sets it for any game
+	// (scripts/screenshots.sh does).
+	NoRates bool
 }
 
 // KeyHelp is a line of the help: the keys and what they do.
@@ -134,6 +141,9 @@ func New(e *engine.Engine, opt Options) *Overlay {
 	}
 	if opt.TraceDir == "" {
 		opt.TraceDir = os.TempDir()
+	}
+	if os.Getenv("WEFT_OVERLAY_NORATES") == "1" {
+		opt.NoRates = true
 	}
 	o := &Overlay{e: e, prof: opt.Profiler, opt: opt, visible: !opt.Hidden, view: tlView{filter: -1, dragX: -1}}
 	if o.prof == nil {

@@ -341,3 +341,19 @@ func TestLayoutDemoSize(t *testing.T) {
 		}
 	}
 }
+
+// NoRates (or WEFT_OVERLAY_NORATES=1) leaves the display's rates out of
+// the picture: no FPS, TPS, frame time or frame line; the step times stay.
+func TestNoRates(t *testing.T) {
+	t.Setenv("WEFT_OVERLAY_NORATES", "1")
+	_, o := newEngine(t, 1, 1000, 10, Options{})
+	require.True(t, o.opt.NoRates)
+	o.layout(screens[0])
+	texts := boxTexts(o.pic.boxes)
+	for _, rate := range []string{"FPS", "TPS", "frame ms", "line: frame", "frame p50"} {
+		assert.NotContains(t, texts, rate)
+	}
+	assert.Contains(t, texts, "step ms p50 ")
+	assert.Contains(t, texts, "left out")
+	checkBoxes(t, "NoRates", screens[0], o.pic.boxes)
+}

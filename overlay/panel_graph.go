@@ -32,6 +32,9 @@ func (o *Overlay) layoutGraph(c *Canvas) int {
 	frameTop := niceScale(max(o.hist.p95(func(g *graphSample) float32 { return g.frame })*1.2, 1))
 	budget := ms(o.opt.Budget)
 	head := fmt.Sprintf("steps: bars 0-%g ms (red: budget %.1f); line: frame 0-%g ms; magenta: GC", stepTop, budget, frameTop)
+	if o.opt.NoRates {
+		head = fmt.Sprintf("steps: bars 0-%g ms (red: budget %.1f); magenta: GC", stepTop, budget)
+	}
 	y := c.Wrap(6, 1, head, 2) + 2
 	o.graphY = y
 	c.rect(graphX, float32(y), float32(n), graphH, colLane)
@@ -50,12 +53,17 @@ func (o *Overlay) layoutGraph(c *Canvas) int {
 			c.rect(x, float32(y), 1, 3+min(g.gc/stepTop, 1)*20, colGC)
 		}
 		o.markBar(c, g.n, x, float32(y))
-		c.point(line, x, base-min(g.frame/frameTop, 1)*graphH)
+		if !o.opt.NoRates {
+			c.point(line, x, base-min(g.frame/frameTop, 1)*graphH)
+		}
 	}
 	if budget < stepTop {
 		c.rect(graphX, base-budget/stepTop*graphH, float32(n), 1, colBudget)
 	}
 	y += graphH + 4
+	if o.opt.NoRates {
+		return y
+	}
 	return y + o.layoutFrameBar(c, y, n)
 }
 

@@ -14,6 +14,10 @@ func (o *Overlay) framePanel() Panel {
 		f := o.fr.medians()
 		s := fmt.Sprintf("frame ms p50 %.1f = steps %.1f + overlay %.1f + other %.1f (game, present, wait)   GC %.2f ms in the last %d frames (%d pauses)   FPS %.1f   heap %.0f MB",
 			f.frame, f.steps, f.overlay, f.rest(), f.gc, o.fr.n, f.pauses, ebiten.ActualFPS(), float64(o.fr.mem.heap)/(1<<20))
+		if o.opt.NoRates {
+			s = fmt.Sprintf("frame: its times and rates are left out (NoRates: the display is not the game's)   GC %.2f ms in the last %d frames (%d pauses)   heap %.0f MB",
+				f.gc, o.fr.n, f.pauses, float64(o.fr.mem.heap)/(1<<20))
+		}
 		return c.Wrap(4, 1, s, 3) + 2
 	}}
 }
@@ -36,8 +40,12 @@ func (o *Overlay) stepPanel() Panel {
 		if e.AdaptiveBatch() {
 			batch = "adaptive " + batch
 		}
-		s := fmt.Sprintf("step ms p50 %.2f p95 %.2f p99 %.2f   TPS %.1f   jobs/step %.0f  workers %d %s  checks %s  batch %s   dropped %d  lost events %d",
-			sum.Total.P50, sum.Total.P95, sum.Total.P99, ebiten.ActualTPS(), sum.Jobs.P50, e.Workers(), mode, checks, batch, e.Dropped(), o.prof.Last().Lost)
+		tps := fmt.Sprintf("   TPS %.1f", ebiten.ActualTPS())
+		if o.opt.NoRates {
+			tps = ""
+		}
+		s := fmt.Sprintf("step ms p50 %.2f p95 %.2f p99 %.2f%s   jobs/step %.0f  workers %d %s  checks %s  batch %s   dropped %d  lost events %d",
+			sum.Total.P50, sum.Total.P95, sum.Total.P99, tps, sum.Jobs.P50, e.Workers(), mode, checks, batch, e.Dropped(), o.prof.Last().Lost)
 		return c.Wrap(4, 1, s, 3) + 2
 	}}
 }

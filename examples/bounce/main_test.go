@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -13,6 +14,8 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/ecs"
 )
 
 // run is the one game this process plays.
@@ -74,4 +77,42 @@ func TestBounce(t *testing.T) {
 	for _, b := range boxes {
 		assert.True(t, b.R.In(image.Rect(0, 0, screenW, screenH)), "%s's %q at %v leaves the screen", b.Panel, b.Text, b.R)
 	}
+}
+
+// The balls keep moving: after 20 s of steps (without a window), most are
+// above the bottom 120 pixels, where the overlay's timeline sits, or
+// moving fast, and a click kicks the balls near it up.
+func TestBallsKeepMoving(t *testing.T) {
+	e, w, kick, err := newWorld() // no Ebiten: a game's Ebiten ends with its RunGame
+	require.NoError(t, err)
+	defer e.Close()
+	for range 1200 {
+		require.NoError(t, e.Tick())
+	}
+	ents, err := w.Entities()
+	require.NoError(t, err)
+	lively, n := 0, 0
+	for en := range ents {
+		b, err := ecs.Get[Ball](w, en)
+		require.NoError(t, err)
+		n++
+		if b.Y < screenH-120 || math.Abs(b.VY) > 100 {
+			lively++
+		}
+	}
+	assert.Equal(t, balls, n)
+	assert.Greater(t, lively, balls*3/4, "the balls still bounce: they do not lie on the floor")
+
+	*kick = Kick{On: true, X: screenW / 2, Y: screenH - 3}
+	require.NoError(t, e.Tick())
+	*kick = Kick{}
+	ents, err = w.Entities()
+	require.NoError(t, err)
+	kicked := 0
+	for en := range ents {
+		if b, _ := ecs.Get[Ball](w, en); b.VY < -400 {
+			kicked++
+		}
+	}
+	assert.Positive(t, kicked, "the click's balls jumped")
 }
