@@ -1,10 +1,14 @@
 package main
 
 import (
+	"image/color"
+
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/systems"
 )
 
 // inspectKeys: I makes the overlay's inspector follow the body nearest
@@ -49,4 +53,34 @@ func pick(wd *ecs.World, snap *engine.Snapshot, x, y float64) (ecs.Entity, bool)
 		}
 	}
 	return ecs.Entity{}, false
+}
+
+// drawInspected rings the body the overlay's inspector follows, where it
+// is in the world, so that the panel's numbers have a place on screen.
+// Executed only by Draw, between steps.
+func (w *window) drawInspected(screen *ebiten.Image) {
+	en := w.ov.Inspected()
+	if en.IsZero() {
+		return
+	}
+	e := w.g.Engine()
+	p, err := ecs.Get[systems.Position](e.World(), en)
+	if err != nil {
+		return // gone, or no position: the panel says which
+	}
+	cam := *e.Camera()
+	x, y := toScreen(cam, p.X, p.Y)
+	r := float32(max(10, 6*cam.Zoom))
+	vector.StrokeCircle(screen, float32(x), float32(y), r, 2, color.Black, true)
+	vector.StrokeCircle(screen, float32(x), float32(y), r+2, 2, color.RGBA{0xff, 0xf0, 0x40, 0xff}, true)
+}
+
+// toScreen maps a world point to the screen: Camera.ToWorld's inverse.
+func toScreen(cam engine.Camera, x, y float64) (sx, sy float64) {
+	minX, minY, _, _ := cam.Rect()
+	z := cam.Zoom
+	if z <= 0 {
+		z = 1
+	}
+	return (x - minX) * z, (y - minY) * z
 }

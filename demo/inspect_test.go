@@ -34,3 +34,16 @@ func TestPick(t *testing.T) {
 	_, ok = pick(e.World(), &engine.Snapshot{}, 0, 0)
 	assert.False(t, ok)
 }
+
+// toScreen is Camera.ToWorld's inverse: the ring drawn around the
+// inspected body sits where the body is drawn.
+func TestToScreen(t *testing.T) {
+	for _, cam := range []engine.Camera{{X: 500, Y: 300, W: 1280, H: 720, Zoom: 2}, {X: 10, Y: -40, W: 800, H: 600, Zoom: 0.5}} {
+		for _, p := range [][2]float64{{0, 0}, {640, 360}, {1279, 719}} {
+			x, y := cam.ToWorld(p[0], p[1])
+			sx, sy := toScreen(cam, x, y)
+			assert.InDelta(t, p[0], sx, 1e-9)
+			assert.InDelta(t, p[1], sy, 1e-9)
+		}
+	}
+}

@@ -266,6 +266,7 @@ func (w *window) sampleRates() {
 func (w *window) Draw(screen *ebiten.Image) {
 	e := w.g.Engine()
 	w.spr.draw(screen, e.Snapshot(), *e.Camera(), w.g.Width, w.g.Height)
+	w.drawInspected(screen)
 	w.drawTitle(screen)
 	w.st.Replay = w.replayStatus()
 	last := w.o.steps > 0 && w.st.Steps >= w.o.steps && !w.shot

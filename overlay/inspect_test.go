@@ -28,6 +28,7 @@ func TestInspectPanel(t *testing.T) {
 		texts := stepAndShow(t, e, o, sz)
 		assert.Contains(t, panelsDrawn(o), "inspect", "at %v", sz)
 		assert.Contains(t, panelsDrawn(o), "systems", "at %v", sz)
+		assert.Contains(t, panelsDrawn(o), "predict", "at %v", sz)
 		assert.Contains(t, texts, "entity 2 (generation 0)")
 		assert.Contains(t, texts, "  pos {")
 		assert.Contains(t, texts, "  mover: writes pos")
@@ -92,4 +93,36 @@ func stepAndShow(t *testing.T, e *engine.Engine, o *Overlay, sz image.Point) str
 	o.layout(sz)
 	checkBoxes(t, "inspect", sz, o.pic.boxes)
 	return boxTexts(o.pic.boxes)
+}
+
+// Long numbers are rounded and long values go on to lines of their own:
+// nothing the inspector shows is cut at the panel's edge.
+func TestInspectLongValues(t *testing.T) {
+	assert.Equal(t, "{X:1234.6 Y:-12.35 Z:0.00123 N:7}", shortFloats("{X:1234.5678901234567 Y:-12.3456789 Z:0.0012345678 N:7}"))
+	assert.Equal(t, "1.5e+10 and 2.5", shortFloats("1.5e+10 and 2.5"), "short numbers stay")
+	e, o := newEngine(t, 1, 3, 1, Options{})
+	w := e.World()
+	long := ecs.NewComponent[struct{ A, B, C, D, E, F, G, H float64 }](w)
+	seq, err := w.Entities()
+	require.NoError(t, err)
+	var ent ecs.Entity
+	for ent = range seq {
+		break
+	}
+	b := w.NewCommands()
+	long.Add(b, ent, struct{ A, B, C, D, E, F, G, H float64 }{1.0 / 3, 2.0 / 3, 1e6 / 7, -1e3 / 7, 1, 2, 3, 4})
+	_, err = w.Apply(b)
+	require.NoError(t, err)
+	o.Inspect(ent)
+	for _, sz := range screens {
+		o.layout(sz)
+		checkBoxes(t, "inspector", sz, o.pic.boxes)
+		for _, bx := range o.pic.boxes {
+			if bx.Panel == "inspect" {
+				assert.NotContains(t, bx.Text, "...", "at %v: cut", sz)
+				assert.NotContains(t, bx.Text, "0.3333333", "at %v: long numbers", sz)
+			}
+		}
+		assert.Contains(t, boxTexts(o.pic.boxes), "A:0.333")
+	}
 }

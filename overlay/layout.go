@@ -209,17 +209,48 @@ func (o *Overlay) layoutHelp(sz image.Point) {
 	o.pic.boxes = append(o.pic.boxes, Box{R: image.Rect(x+8, y+4, x+8+textW(text), y+4+n*lineH), Text: text, Panel: "help"})
 }
 
-// tooltipAt places a tooltip of size (w, h) by the cursor (mx, my): above
-// it, or under it where it would cover avoid (the timeline's title) or
-// leave the screen; always inside scr.
-func tooltipAt(mx, my, w, h int, scr, avoid image.Rectangle) image.Rectangle {
+// tooltipAt places a tooltip of size (w, h) by the cursor (mx, my), inside
+// scr and over none of avoid (the timeline's title, the line of keys):
+// above the cursor, or else above the first of avoid it would cover, or
+// else under the cursor; if none fits, where it covers the least.
+func tooltipAt(mx, my, w, h int, scr image.Rectangle, avoid ...image.Rectangle) image.Rectangle {
 	x := min(max(mx+12, scr.Min.X), scr.Max.X-w)
-	r := image.Rect(x, my-h-8, x+w, my-8)
-	if r.Overlaps(avoid) || r.Min.Y < scr.Min.Y {
-		r = r.Add(image.Pt(0, h+24)) // under the cursor
+	above := image.Rect(x, my-h-8, x+w, my-8)
+	tries := []image.Rectangle{above}
+	for _, a := range avoid {
+		if above.Overlaps(a) {
+			tries = append(tries, image.Rect(x, a.Min.Y-h-4, x+w, a.Min.Y-4))
+			break
+		}
 	}
+	tries = append(tries, above.Add(image.Pt(0, h+24))) // under the cursor
+	for _, r := range tries {
+		if r.In(scr) && !overlapsAny(r, avoid) {
+			return r
+		}
+	}
+	r := tries[len(tries)-1]
 	if r.Max.Y > scr.Max.Y {
 		r = r.Add(image.Pt(0, scr.Max.Y-r.Max.Y))
 	}
 	return r
+}
+
+func overlapsAny(r image.Rectangle, rs []image.Rectangle) bool {
+	for _, a := range rs {
+		if r.Overlaps(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// panelRect is where the panel named name was laid out (empty if not).
+func (o *Overlay) panelRect(name string) image.Rectangle {
+	for i := range o.panels {
+		if o.panels[i].Name == name {
+			return o.panels[i].r
+		}
+	}
+	return image.Rectangle{}
 }

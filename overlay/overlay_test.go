@@ -224,17 +224,19 @@ func TestHelpColumns(t *testing.T) {
 	}
 }
 
-// The tooltip stays on the screen and off the timeline's title, wherever
-// the cursor is over the lanes.
+// The tooltip stays on the screen, off the timeline's title and off the
+// line of keys under the timeline, wherever the cursor is over the lanes.
 func TestTooltipPlace(t *testing.T) {
 	for _, sz := range screens {
 		scr := image.Rectangle{Max: sz}
 		title := image.Rect(0, sz.Y-140, sz.X, sz.Y-108)
-		for y := sz.Y - 108; y < sz.Y-30; y += 3 {
+		keys := image.Rect(0, sz.Y-34, sz.X, sz.Y)
+		for y := sz.Y - 108; y < sz.Y-34; y += 3 {
 			for _, x := range []int{0, 5, sz.X / 2, sz.X - 5} {
-				r := tooltipAt(x, y, 300, 2*lineH+4, scr, title)
+				r := tooltipAt(x, y, 300, 2*lineH+4, scr, title, keys)
 				assert.True(t, r.In(scr), "cursor (%d, %d): %v", x, y, r)
 				assert.False(t, r.Overlaps(title), "cursor (%d, %d): %v covers the title", x, y, r)
+				assert.False(t, r.Overlaps(keys), "cursor (%d, %d): %v covers the keys", x, y, r)
 			}
 		}
 	}
@@ -323,7 +325,7 @@ func TestLayoutDemoSize(t *testing.T) {
 		for i := range 15 {
 			more = append(more, &reader{name: fmt.Sprintf("system-%d", i), marked: i%5 == 0})
 		}
-		_, o := newEngine(t, workers, 5000, 20, Options{}, more...)
+		e, o := newEngine(t, workers, 5000, 20, Options{}, more...)
 		o.Add(Panel{Name: "game", Dock: Top, Layout: func(c *Canvas) int {
 			return c.Wrap(4, 1, "entities 23210  visible 2097  landings 4012 (hard 2799)  seekers lost 163   sprites 2097 in 3 draw calls", 2) + 2
 		}})
@@ -338,6 +340,27 @@ func TestLayoutDemoSize(t *testing.T) {
 			assert.Contains(t, texts, "parallelism ")
 			assert.Contains(t, texts, "16: ", "the prediction for 16 threads")
 			assert.Contains(t, panelsOf(o.pic.boxes), "gamestatus")
+		}
+		// An entity that every system reaches: a long inspector leaves
+		// the systems table's title and the predictions their room.
+		w := e.World()
+		b := w.NewCommands()
+		ent := b.Spawn()
+		ecs.NewComponent[pos](w).Add(b, ent, pos{})
+		ecs.NewComponent[idle](w).Add(b, ent, idle{})
+		rep, err := w.Apply(b)
+		require.NoError(t, err)
+		ent, err = rep.Spawned(ent)
+		require.NoError(t, err)
+		require.NoError(t, e.Tick())
+		o.poll()
+		o.Inspect(ent)
+		for _, sz := range screens {
+			o.layout(sz)
+			checkBoxes(t, fmt.Sprintf("%d workers, inspecting", workers), sz, o.pic.boxes)
+			for _, name := range []string{"inspect", "systems", "predict", "timeline"} {
+				assert.Contains(t, panelsDrawn(o), name, "%d workers, %v, inspecting: every panel fits", workers, sz)
+			}
 		}
 	}
 }

@@ -3,7 +3,11 @@ package overlay
 import (
 	"cmp"
 	"fmt"
+	"math"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/weft-engine/weft/ecs"
 )
@@ -25,7 +29,20 @@ func (o *Overlay) inspectPanel() Panel {
 			lines = in.Lines()
 		}
 		lines = append(o.steppingLines(), lines...)
-		fit := max((c.H-8)/lineH, 1)
+		var wrapped []string // long values go on to lines of their own, indented
+		for _, l := range lines {
+			indent := strings.Repeat(" ", len(l)-len(strings.TrimLeft(l, " "))+2)
+			for i, w := range wrap(shortFloats(l), (c.W-8)/charW-len(indent), 0) {
+				if i > 0 {
+					w = indent + w
+				}
+				wrapped = append(wrapped, w)
+			}
+		}
+		lines = wrapped
+		// Under it, the systems table's title and a line, and the
+		// predictions, keep their room.
+		fit := max((c.H-8-o.predictHeight(c.W)-4-2*lineH-4)/lineH, 1)
 		if len(lines) > fit {
 			n := len(lines) - fit + 1
 			lines = append(lines[:fit-1], fmt.Sprintf("... %d more lines", n))
@@ -143,3 +160,24 @@ func byID(a, b ecs.Entity) int {
 
 // Inspected is the entity the inspector follows; the zero entity if none.
 func (o *Overlay) Inspected() ecs.Entity { return o.inspected }
+
+// longFloat is a number printed with more decimals than a panel shows.
+var longFloat = regexp.MustCompile(`-?[0-9]+\.[0-9]{4,}(e[-+]?[0-9]+)?`)
+
+// shortFloats rounds the long numbers of s to what a reader takes in:
+// two decimals from 1 up, one from 100 up, three significant digits
+// below 1.
+func shortFloats(s string) string {
+	return longFloat.ReplaceAllStringFunc(s, func(n string) string {
+		v, err := strconv.ParseFloat(n, 64)
+		switch a := math.Abs(v); {
+		case err != nil:
+			return n
+		case a >= 100:
+			return strconv.FormatFloat(v, 'f', 1, 64)
+		case a >= 1:
+			return strconv.FormatFloat(v, 'f', 2, 64)
+		}
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	})
+}

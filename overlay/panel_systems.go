@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/weft-engine/weft/profile"
@@ -54,7 +55,7 @@ func (o *Overlay) systemsPanel() Panel {
 }
 
 func (o *Overlay) layoutSystems(c *Canvas) int {
-	limit := c.H - o.predictHeight(c.W) // the predictions under it show on every screen
+	limit := c.H - o.predictHeight(c.W) - 4 // the predictions under it show on every screen (4: the table's foot)
 	o.systemRows(o.sum)
 	y := c.Wrap(6, 0, o.systemsHead(), 2)
 	scale := 0.0
@@ -182,10 +183,10 @@ func (o *Overlay) systemText(sum *profile.Summary, i int) string {
 	switch {
 	case base != nil && cur != nil:
 		a, b := msf(cur.Span), msf(base.Span)
-		return fmt.Sprintf("%6.2f | %6.2f | %+6.2f ms", a, b, a-b)
+		return fmt.Sprintf("%6.2f | %6.2f | %+6.2f ms", a, b, change(a-b, 2))
 	case o.hasCap("system", s.Name, "span ms"):
 		a, b := o.capPair("system", s.Name, "span ms", s.Span.P50, cur != nil, func() float64 { return msf(cur.Span) })
-		return fmt.Sprintf("%6.2f | %6.2f | %+6.2f", a, b, a-b)
+		return fmt.Sprintf("%6.2f | %6.2f | %+6.2f", a, b, change(a-b, 2))
 	case o.frozen && cur != nil && cur.Skipped:
 		return fmt.Sprintf("skipped (p50 %.2f %.2f)", s.Span.P50, s.Work.P50)
 	case o.frozen && cur != nil:
@@ -202,10 +203,10 @@ func (o *Overlay) markerText(sum *profile.Summary, k int) string {
 	cur, base := stepMarker(&o.tl, k), stepMarker(&o.base, k)
 	switch {
 	case base != nil && cur != nil:
-		return fmt.Sprintf("%s | %s | %s", dur(float64(cur.Time)), dur(float64(base.Time)), dur(float64(cur.Time-base.Time)))
+		return fmt.Sprintf("%9s | %9s | %9s", dur(float64(cur.Time)), dur(float64(base.Time)), signedDur(float64(cur.Time-base.Time)))
 	case o.hasCap("marker", m.Name, "ms"):
 		a, b := o.capPair("marker", m.Name, "ms", m.Time.P50, cur != nil, func() float64 { return msf(cur.Time) })
-		return fmt.Sprintf("%s | %s | %s", dur(a*1e6), dur(b*1e6), dur((a-b)*1e6))
+		return fmt.Sprintf("%9s | %9s | %9s", dur(a*1e6), dur(b*1e6), signedDur((a-b)*1e6))
 	case o.frozen && cur != nil:
 		return fmt.Sprintf("%s %d spans (p50 %s)", dur(float64(cur.Time)), cur.Calls, dur(m.Time.P50*1e6))
 	}
@@ -249,12 +250,33 @@ func (o *Overlay) counterText(sum *profile.Summary, k int) string {
 	}
 	switch {
 	case base != nil && cur != nil:
-		return fmt.Sprintf("%d | %d | %+d", cur.Value, base.Value, cur.Value-base.Value)
+		return fmt.Sprintf("%6d | %6d | %+6d", cur.Value, base.Value, cur.Value-base.Value)
 	case o.hasCap("counter", n.Name, "value"):
 		a, b := o.capPair("counter", n.Name, "value", n.Value.P50, cur != nil, func() float64 { return float64(cur.Value) })
-		return fmt.Sprintf("%.0f | %.0f | %+.0f", a, b, a-b)
+		return fmt.Sprintf("%6.0f | %6.0f | %+6.0f", a, b, change(a-b, 0))
 	case o.frozen && cur != nil:
 		return fmt.Sprintf("%d (p50 %.0f)", cur.Value, n.Value.P50)
 	}
 	return fmt.Sprintf("%.0f /step (p99 %.0f)", n.Value.P50, n.Value.P99)
+}
+
+// change is a difference as printed with places decimals: 0 when it
+// rounds to zero, so that it never reads "-0.00".
+func change(d float64, places int) float64 {
+	if math.Abs(d) < 0.5*math.Pow(10, -float64(places)) {
+		return 0
+	}
+	return d
+}
+
+// signedDur is dur of a difference, with its sign: "+1.2 µs", "-300 ns",
+// "0 ns".
+func signedDur(ns float64) string {
+	switch {
+	case math.Abs(ns) < 0.5:
+		return "0 ns"
+	case ns > 0:
+		return "+" + dur(ns)
+	}
+	return dur(ns)
 }

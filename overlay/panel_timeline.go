@@ -81,8 +81,8 @@ func (o *Overlay) timelineHead() string {
 	if o.tl.gc > 0 || o.tl.gcOut > 0 {
 		gc = fmt.Sprintf(", GC pauses %s in it and %s before it (magenta)", dur(float64(o.tl.gc)), dur(float64(o.tl.gcOut)))
 	}
-	return fmt.Sprintf("step %d timeline, %s: %.2f ms, owner + %d workers, %d jobs, critical path %.2f ms in %d jobs (yellow)%s%s",
-		o.tl.step, state, ms(o.tl.total), max(o.tl.lanes-1, 0), o.tl.jobs, ms(o.tl.path), o.tl.pathLen, view, gc)
+	return fmt.Sprintf("step %d timeline, %s: %.2f ms, owner + %s, %s, critical path %.2f ms in %s (yellow)%s%s",
+		o.tl.step, state, ms(o.tl.total), count(max(o.tl.lanes-1, 0), "worker"), count(o.tl.jobs, "job"), ms(o.tl.path), count(o.tl.pathLen, "job"), view, gc)
 }
 
 // layoutAxis draws the ms axis's grid lines and labels; a label that
@@ -334,7 +334,8 @@ func (o *Overlay) hoverText(i int) string {
 }
 
 // drawHover outlines the box under the cursor and shows its details in
-// a tooltip that keeps off the title and inside the screen.
+// a tooltip that keeps off the title and the line of keys, inside the
+// screen.
 func (o *Overlay) drawHover(screen *ebiten.Image, r image.Rectangle, mx, my int) {
 	h := &o.hover
 	if !(image.Point{mx, my}).In(r) {
@@ -348,7 +349,7 @@ func (o *Overlay) drawHover(screen *ebiten.Image, r image.Rectangle, mx, my int)
 		h.step, h.textOf, h.text = o.tl.step, i, fitLines(o.hoverText(i), (screen.Bounds().Dx()-16)/charW)
 	}
 	box = box.Add(r.Min)
-	tip := tooltipAt(mx, my, textW(h.text)+8, 2*lineH+4, screen.Bounds(), o.geom.title.Add(r.Min))
+	tip := tooltipAt(mx, my, textW(h.text)+8, 2*lineH+4, screen.Bounds(), o.geom.title.Add(r.Min), o.panelRect("hint"))
 	h.sh.begin(screen)
 	h.sh.frame(float32(box.Min.X), float32(box.Min.Y), float32(box.Dx()), float32(box.Dy()), 1, colText)
 	h.sh.rect(float32(tip.Min.X), float32(tip.Min.Y), float32(tip.Dx()), float32(tip.Dy()), rgba(0, 0, 0, 0xf0))

@@ -90,3 +90,11 @@ func fitLines(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// count is n and the noun, plural unless n is 1: "1 worker", "3 jobs".
+func count[N ~int | ~int32 | ~int64 | ~uint64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprint(n) + " " + noun + "s"
+}

@@ -102,7 +102,8 @@ func TestBaseline(t *testing.T) {
 	sys := strings.Join(texts(o, "systems"), "\n")
 	assert.Contains(t, sys, fmt.Sprintf("step %d | baseline step %d | difference", base+1, base))
 	a, b := o.tl.counters[0].Value, o.base.counters[0].Value
-	assert.Contains(t, sys, fmt.Sprintf("%d | %d | %+d", a, b, a-b))
+	assert.Contains(t, sys, fmt.Sprintf("%6d | %6d | %+6d", a, b, a-b), "columns of fixed width")
+	assert.NotContains(t, sys, "-0.00", "a difference that rounds to zero reads +0.00")
 	assert.Contains(t, strings.Join(o.pic.boxesText(), "\n"), fmt.Sprintf("baseline: step %d (K lets go)", base))
 	o.hold()
 	o.repaintData()
@@ -319,9 +320,23 @@ func TestCaptureBaseline(t *testing.T) {
 	assert.Contains(t, sys, "systems: p50 | capture (10 steps) p50 | difference")
 	b := r.Counters[0].Value.P50
 	a := o.sum.Counters[0].Value.P50
-	assert.Contains(t, sys, fmt.Sprintf("%.0f | %.0f | %+.0f", a, b, a-b))
+	assert.Contains(t, sys, fmt.Sprintf("%6.0f | %6.0f | %+6.0f", a, b, a-b))
 	assert.Contains(t, strings.Join(o.pic.boxesText(), "\n"), "baseline: capture (10 steps)")
 	o.hold()
 	o.repaintData()
 	assert.Contains(t, strings.Join(texts(o, "systems"), "\n"), "| baseline step ", "a held step wins")
+}
+
+// A difference that rounds to zero prints as zero, signed: never "-0.00"
+// or "-0 ns"; counts read "1 worker", "2 workers".
+func TestChangeFormats(t *testing.T) {
+	assert.Equal(t, "+0.00", fmt.Sprintf("%+.2f", change(-0.004, 2)))
+	assert.Equal(t, "-0.01", fmt.Sprintf("%+.2f", change(-0.006, 2)))
+	assert.Equal(t, "+0", fmt.Sprintf("%+.0f", change(-0.4, 0)))
+	assert.Equal(t, "0 ns", signedDur(-0.3))
+	assert.Equal(t, "+1.5 µs", signedDur(1500))
+	assert.Equal(t, "-2.000 ms", signedDur(-2e6))
+	assert.Equal(t, "1 worker", count(1, "worker"))
+	assert.Equal(t, "0 workers", count(0, "worker"))
+	assert.Equal(t, "41 jobs", count(uint64(41), "job"))
 }
