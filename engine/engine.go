@@ -2,6 +2,7 @@ package engine
 
 import (
 	"io"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -23,7 +24,10 @@ const MaxWorkers = jobs.MaxWorkers
 // checks on.
 type Config struct {
 	// Workers is the number of worker goroutines besides the owner, at
-	// most MaxWorkers; 0 (the default) is DefaultWorkers, GOMAXPROCS-1.
+	// most MaxWorkers. 0 (the default) is one for each spare CPU,
+	// GOMAXPROCS-1: none where the program has one CPU (a browser's
+	// WebAssembly runs on one thread), which then runs the serial
+	// executor; DefaultWorkers asks for at least one.
 	Workers int
 	// Serial runs every job on the owner, in a repeatable order: the
 	// serial executor, which every parallel run equals bit for bit (the
@@ -263,8 +267,8 @@ func (e *Engine) SetWorkers(n int) error {
 // Config{Workers: n, Serial: n == 0}). Any goroutine may call it.
 func ResolveWorkers(n int) (int, error) { return resolveWorkers("%d workers", n) }
 
-// configWorkers is the worker count cfg asks for: 0 with Serial, its
-// Workers resolved otherwise, 0 (the zero value) being DefaultWorkers.
+// configWorkers is the worker count cfg asks for: 0 with Serial, one for
+// each spare CPU for the zero Workers, its Workers resolved otherwise.
 // Any goroutine.
 func configWorkers(cfg Config) (int, error) {
 	switch {
@@ -273,10 +277,15 @@ func configWorkers(cfg Config) (int, error) {
 	case cfg.Serial:
 		return 0, nil
 	case cfg.Workers == 0:
-		return resolveWorkers("Config.Workers = %d", DefaultWorkers)
+		return SpareWorkers(), nil
 	}
 	return resolveWorkers("Config.Workers = %d", cfg.Workers)
 }
+
+// SpareWorkers is the worker count of the zero Config.Workers: one for
+// each CPU besides the owner's, GOMAXPROCS-1, at most MaxWorkers; 0 on
+// one CPU. Any goroutine may call it.
+func SpareWorkers() int { return min(MaxWorkers, runtime.GOMAXPROCS(0)-1) }
 
 // resolveWorkers is jobs.ResolveWorkers, the one place that resolves and
 // bounds a worker count, with its refusal told in the engine's names;
