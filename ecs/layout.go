@@ -31,7 +31,7 @@ var entityType = reflect.TypeFor[ark.Entity]()
 
 // layoutOf walks t's fields. Entities inside slices, maps, pointers or
 // interfaces are out of its reach: such a field makes the type opaque to
-// hashing and its entities are not resolved (see docs/writing-a-system.md).
+// hashing and its entities are not resolved (see docs/guide/10-spawn-references.md).
 func layoutOf(t reflect.Type) layout {
 	var l layout
 	l.walk(t, 0, t.Name())

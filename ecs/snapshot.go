@@ -32,7 +32,7 @@ import (
 //
 // State that a system keeps in its own fields is not in the world and not
 // in a snapshot: keep what the next step depends on in components and
-// resources (docs/writing-a-system.md).
+// resources (docs/guide/13-snapshots.md).
 
 // Snapshot is a copy of a world's state, reused from one World.Snapshot
 // to the next so that a warm one allocates nothing. The zero value is

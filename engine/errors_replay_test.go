@@ -3,7 +3,7 @@
 package engine_test
 
 // The examples of docs/errors.md's pages on replays (WEFT-R001 to
-// WEFT-R005), on the arena of the guide's section 16 (guide_replay_test.go).
+// WEFT-R005), on the arena of docs/guide/12-determinism.md (guide_replay_test.go).
 
 import (
 	"bytes"
@@ -51,7 +51,7 @@ func Example_r004() {
 	err := replay.Verify(recording, a)
 	fmt.Println(err)
 	// Output:
-	// replay: WEFT-R004: step 2 differs (world hash 1aec0acc7985fdce, want f840a0f859efe8aa): system "blend" is the first whose writes differ; a system's writes must depend only on what it reads (its components, resources, the step's events and Time), never on a map's iteration order, time.Now, goroutines of its own or floats summed in the order jobs finish; see docs/writing-a-system.md, section Determinism
+	// replay: WEFT-R004: step 2 differs (world hash 1aec0acc7985fdce, want f840a0f859efe8aa): system "blend" is the first whose writes differ; a system's writes must depend only on what it reads (its components, resources, the step's events and Time), never on a map's iteration order, time.Now, goroutines of its own or floats summed in the order jobs finish; see docs/guide/12-determinism.md
 }
 
 func Example_r005() {

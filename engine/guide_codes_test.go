@@ -4,7 +4,6 @@ package engine_test
 
 import (
 	"errors"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -39,9 +38,7 @@ var (
 // causes it wraps). A code named in the guide outside every claim fails,
 // so that a new passage comes with its scenario.
 func TestGuideCodes(t *testing.T) {
-	raw, err := os.ReadFile("../docs/writing-a-system.md")
-	require.NoError(t, err)
-	doc := spaces.ReplaceAllString(fenced.ReplaceAllString(string(raw), ""), " ")
+	doc := spaces.ReplaceAllString(fenced.ReplaceAllString(guideText(t), ""), " ")
 	covered := make([]bool, len(doc))
 	for _, c := range guideClaims {
 		says := spaces.ReplaceAllString(c.says, " ")
@@ -459,7 +456,7 @@ func TestFailedBuildNeedsNewWorld(t *testing.T) {
 }
 
 // Commands that Merge records through decl.Commands play back with the
-// next step's, as the guide (section 14) says: Merge runs after the
+// next step's, as the guide (docs/guide/10-spawn-references.md) says: Merge runs after the
 // step's playback.
 func TestMergeCommandsPlayNextStep(t *testing.T) {
 	for _, workers := range []int{0, 2} {

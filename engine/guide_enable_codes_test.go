@@ -9,7 +9,7 @@ import (
 	"github.com/weft-engine/weft/engine"
 )
 
-// The claims of the guide's section 19 about the codes it names.
+// The claims of docs/guide/15-enableable.md about the codes it names.
 func init() {
 	// step runs one step of a system whose job switches Stunned through
 	// tok (its own, or another system's) at row.

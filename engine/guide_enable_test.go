@@ -1,7 +1,7 @@
 package engine_test
 
-// The code of section 19 of docs/writing-a-system.md (enableable
-// components), verbatim: TestGuide checks it.
+// The code of docs/guide/15-enableable.md (enableable components),
+// verbatim: TestGuide checks it.
 
 import (
 	"fmt"

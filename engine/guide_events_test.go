@@ -1,7 +1,7 @@
 package engine_test
 
-// The code of sections 8 and 9 of docs/writing-a-system.md (events,
-// change filters), verbatim: TestGuide checks it.
+// The code of docs/guide/06-events.md and 07-changed.md (events, change
+// filters), verbatim: TestGuide checks it.
 
 import (
 	"fmt"

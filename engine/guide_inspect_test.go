@@ -1,6 +1,6 @@
 package engine_test
 
-// The code of the guide's section 20, the entity inspector: TestGuide
+// The code of docs/guide/16-inspector.md, the entity inspector: TestGuide
 // checks that its Go blocks appear here verbatim.
 
 import (

@@ -12,7 +12,7 @@ import (
 	"github.com/weft-engine/weft/engine"
 )
 
-// The claims of the guide's section on observers about the codes it names.
+// The claims of docs/guide/17-observers.md about the codes it names.
 func init() {
 	// step runs one step in which a chunk job sets the Hull of one ship
 	// and an observer of OnSet of Hull runs observe.

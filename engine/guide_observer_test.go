@@ -1,6 +1,6 @@
 package engine_test
 
-// The code of the guide's section on hooks and observers: TestGuide
+// The code of docs/guide/17-observers.md, hooks and observers: TestGuide
 // checks that its Go blocks appear here verbatim.
 
 import (

@@ -10,7 +10,7 @@ import (
 	"github.com/weft-engine/weft/engine"
 )
 
-// The claims of the guide's section 22 about the codes it names.
+// The claims of docs/guide/18-relations.md about the codes it names.
 func init() {
 	guideClaims = append(guideClaims,
 		guideClaim{"another system's token is WEFT-E001 and a zero token WEFT-E007, as for every kind.", func(t *testing.T) error {

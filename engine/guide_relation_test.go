@@ -1,7 +1,7 @@
 package engine_test
 
-// The code of section 22 of docs/writing-a-system.md (relations and
-// hierarchies), verbatim: TestGuide checks it.
+// The code of docs/guide/18-relations.md (relations and hierarchies),
+// verbatim: TestGuide checks it.
 
 import (
 	"fmt"

@@ -1,6 +1,6 @@
 package engine_test
 
-// The code of the guide's section 16, determinism, record and replay:
+// The code of docs/guide/12-determinism.md, record and replay:
 // TestGuide checks that its Go blocks appear here verbatim.
 
 import (

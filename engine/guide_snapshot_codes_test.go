@@ -10,7 +10,7 @@ import (
 	"github.com/weft-engine/weft/engine"
 )
 
-// The claims of the guide's section 17 about the codes it names.
+// The claims of docs/guide/13-snapshots.md about the codes it names.
 func init() {
 	saved := func() []byte {
 		a := newArena(engine.Config{Serial: true}, false)

@@ -1,6 +1,6 @@
 package engine_test
 
-// The code of the guide's section 17, snapshots, rewind, save and load:
+// The code of docs/guide/13-snapshots.md, snapshots, rewind, save, load:
 // TestGuide checks that its Go blocks appear here verbatim.
 
 import (

@@ -1,7 +1,6 @@
 package engine_test
 
-// The code of section 18 of docs/writing-a-system.md (states), verbatim:
-// TestGuide checks it.
+// The code of docs/guide/14-states.md, verbatim: TestGuide checks it.
 
 import (
 	"fmt"

@@ -1,8 +1,9 @@
 package engine_test
 
-// The code of docs/writing-a-system.md: TestGuide checks that every Go
-// block of the guide appears here verbatim, so these Examples compile and
-// run it.
+// The code of the tutorial (docs/writing-a-system.md) and of the guide's
+// chapters 1 to 3 and 8 to 11: TestGuide checks that every Go block of
+// the guide appears here or in a sibling verbatim, so these Examples
+// compile and run it.
 
 import (
 	"fmt"
@@ -17,6 +18,9 @@ import (
 
 // Lifetime is how long an entity has left, in seconds.
 type Lifetime struct{ Left float64 }
+
+// Size is how large an entity is drawn.
+type Size struct{ R float64 }
 
 // Expire counts every Lifetime down and despawns the entities whose time
 // is up.
@@ -67,7 +71,7 @@ func spawnLives(n int) *ecs.World {
 }
 
 func Example_expire() {
-	eng, err := engine.New(spawnLives(1000), engine.Config{Workers: 2, Batch: 128, FixedStep: time.Second})
+	eng, err := engine.New(spawnGame(1000), engine.Config{Workers: 2, Batch: 128, FixedStep: time.Second})
 	if err != nil {
 		panic(err)
 	}
@@ -79,7 +83,6 @@ func Example_expire() {
 		panic(err)
 	}
 	prof := profile.New(eng, profile.Options{}) // the steps' timings
-	fmt.Print(eng.Explain())
 	for range 3 {
 		if _, err := eng.Step(time.Second); err != nil {
 			panic(err)
@@ -89,12 +92,6 @@ func Example_expire() {
 	}
 	prof.WriteTable(os.Stderr) // the whole table, for a terminal
 	// Output:
-	// systems (execution order):
-	//   1. expire [Update commands] writes Lifetime; reads resource Time;
-	// edges:
-	//   expire -> (end of step)
-	//       sync: expire records commands; they play back at the end of the step, in (system, query, chunk, sequence) order, before merges
-	// ambiguities: none
 	// step 1 entities 1000 chunk jobs 8
 	// step 2 entities 500 chunk jobs 4
 	// step 3 entities 250 chunk jobs 2

@@ -34,7 +34,7 @@ func TestInspectLastStep(t *testing.T) {
 
 // Inspect, Matching and IsEnabled answer CodeLocked while a frame is open (a
 // system's Schedule), and answer from a Merge, which runs with the world
-// unlocked, as the guide's section 20 says.
+// unlocked, as docs/guide/16-inspector.md says.
 func TestInspectWhereLocked(t *testing.T) {
 	w := ships(1)
 	seq, err := w.Entities()

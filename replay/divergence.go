@@ -21,9 +21,9 @@ type Divergence struct {
 	WantHash, GotHash uint64 // the world hashes after the step
 }
 
-// rule is what a divergence breaks, for its message: the guide's section
+// rule is what a divergence breaks, for its message: the guide's chapter
 // lists what breaks it.
-const rule = "a system's writes must depend only on what it reads (its components, resources, the step's events and Time), never on a map's iteration order, time.Now, goroutines of its own or floats summed in the order jobs finish; see docs/writing-a-system.md, section Determinism"
+const rule = "a system's writes must depend only on what it reads (its components, resources, the step's events and Time), never on a map's iteration order, time.Now, goroutines of its own or floats summed in the order jobs finish; see docs/guide/12-determinism.md"
 
 // err is d as a WEFT-R004 error.
 func (d *Divergence) err() *Error {

@@ -5,9 +5,8 @@
 //
 // weft's steps are deterministic: the serial executor is the oracle and
 // every worker count and batch size gives its result, provided each
-// system's writes depend only on what it reads (docs/writing-a-system.md,
-// section 16). So a run is fixed by what enters its steps from outside the
-// systems, and a recording keeps only that, as lockstep games keep
+// system's writes depend only on what it reads (docs/guide/12-determinism.md).
+// So a run is fixed by what enters its steps from outside the systems, and a recording keeps only that, as lockstep games keep
 // inputs rather than states: per fixed step, the engine's Input and
 // Camera, the resources the owner sets between steps (Track), the
 // owner's actions (Recorder.Do: commands the game applies between steps,
