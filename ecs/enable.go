@@ -158,15 +158,16 @@ func stateSum(key uint64, id ark.ID, off uint64) uint64 {
 }
 
 // enabledSum is the part of e's component id in World.Digest for its
-// on/off state: 0 for a component that is not enableable, so that
-// digests of worlds without them are as they were. Executed only by the
-// owner, outside of frames.
+// on/off state: 0 where it is on, as for a component that is not
+// enableable, so that a world that made it enableable later than another
+// (or was restored or loaded to before) has the same digest for the same
+// states. Executed only by the owner, outside of frames.
 func (w *World) enabledSum(key uint64, id ark.ID, e ark.Entity) uint64 {
 	b := w.enabled[id.Index()]
-	if b == nil {
+	if b == nil || b.on(e.ID()) {
 		return 0
 	}
-	return stateSum(key, id, b.offBit(e.ID()))
+	return stateSum(key, id, 1)
 }
 
 // switchedSum is the part of chunk c's rows (whose entities are ents) in

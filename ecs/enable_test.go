@@ -700,3 +700,32 @@ func requirePanicCode(t *testing.T, code Code, f func()) {
 	}()
 	f()
 }
+
+// A component on for every entity hashes and digests as one that is not
+// enableable: a world that made it enableable (a switch that turned
+// nothing off) equals one that never did, as a rewind or load to before
+// the first switch must.
+func TestEnableableAllOnHashesAsPlain(t *testing.T) {
+	sum := func(switchOn bool) (uint64, uint64) {
+		w := NewWorld(Options{})
+		pc := NewComponent[pos](w)
+		b := w.NewCommands()
+		for i := range 70 {
+			pc.Add(b, b.Spawn(), pos{X: float64(i)})
+		}
+		_, err := w.Apply(b)
+		require.NoError(t, err)
+		if switchOn {
+			require.NoError(t, SetEnabled[pos](w, entities(w)[3], true))
+		}
+		h, err := w.Hash(pc)
+		require.NoError(t, err)
+		d, err := w.Digest(pc)
+		require.NoError(t, err)
+		return h, d
+	}
+	h0, d0 := sum(false)
+	h1, d1 := sum(true)
+	require.Equal(t, h0, h1)
+	require.Equal(t, d0, d1)
+}

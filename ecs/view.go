@@ -98,7 +98,11 @@ func idsOf(comps []Comp) []ark.ID {
 // and of those components' values: FNV-1a (64 bits) over each entity, in
 // the order of ID<<32|generation, as that number, followed by each
 // component's fields in declaration order (numbers little-endian, strings
-// as length and bytes, padding skipped), and then the number of entities.
+// as length and bytes, padding skipped) and, where it is switched off, a
+// mark, and then the number of entities. A component on for every entity
+// hashes as one that is not enableable: a world that made it enableable
+// later than another, or was restored or loaded to before, hashes the same
+// for the same states.
 // It is the same for the same contents on every run and machine, so two
 // runs compare by it (determinism tests, replays). A component with a
 // pointer, slice, map, interface, channel or function field cannot be
@@ -125,8 +129,8 @@ func (w *World) Hash(comps ...Comp) (uint64, error) {
 		h.put(entityKey(e), 8)
 		for _, id := range ids {
 			h.value(&w.layouts[id.Index()], w.unsafe.GetUnchecked(e, id))
-			if b := w.enabled[id.Index()]; b != nil { // and its on/off state (enable.go)
-				h.put(b.offBit(e.ID()), 1)
+			if b := w.enabled[id.Index()]; b != nil && !b.on(e.ID()) { // switched off (enable.go)
+				h.put(1, 1)
 			}
 		}
 	}

@@ -32,7 +32,10 @@ type Failure struct {
 }
 
 func (f *Failure) Error() string {
-	var keep []string
+	keep := []string{"none"} // no part: the world and the owner's actions alone fail
+	if len(f.Game.Parts) > 0 {
+		keep = keep[:0]
+	}
 	for _, i := range f.Game.Indexes() {
 		keep = append(keep, fmt.Sprint(i))
 	}

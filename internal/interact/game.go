@@ -84,7 +84,7 @@ func Generate(seed uint64) *Game {
 	for range r.IntN(3) {
 		g.Sets = append(g.Sets, Set{Stage: engine.Stage(r.IntN(engine.NumStages)), Cond: Cond(1 + r.IntN(int(numConds)-1)), Arg: 2 + r.IntN(4)})
 	}
-	n := 8 + r.IntN(14)
+	n := 10 + r.IntN(int(numKinds)-9)
 	for i := range n {
 		k := Kind(r.IntN(int(numKinds)))
 		if i < int(numKinds) && r.IntN(3) > 0 { // most games have most kinds

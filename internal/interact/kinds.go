@@ -37,6 +37,11 @@ const (
 	KObsPing                // observes Ping events
 	KObsLink                // observes Follows links added and removed
 	KObsMark                // observes Mark added, adds Acc by command
+	KReduce                 // sums Val over chunks (a Reduction) into Tally
+	KRange                  // a Range pass over its own buffer, folded into Tally in Merge
+	KTwoPass                // two chunk passes, the second after the first
+	KMergeEmit              // emits Pong in Merge: it joins the next step
+	KOnExit                 // exclusive on leaving a Mode: despawns by commands
 	numKinds
 )
 
@@ -85,6 +90,11 @@ func init() {
 		KObsPing:    {"obsping", roleObserver, nil, nil, makeObsPing},
 		KObsLink:    {"obslink", roleObserver, nil, nil, makeObsLink},
 		KObsMark:    {"obsmark", roleObserver, nil, nil, makeObsMark},
+		KReduce:     {"reduce", roleSystem, []string{"Val"}, []string{"Tally"}, makeReduce},
+		KRange:      {"range", roleSystem, nil, []string{"Tally"}, makeRange},
+		KTwoPass:    {"twopass", roleSystem, nil, []string{"Acc", "Val"}, makeTwoPass},
+		KMergeEmit:  {"mergeemit", roleSystem, nil, nil, makeMergeEmit},
+		KOnExit:     {"onexit", roleExclusive, nil, nil, makeOnExit},
 	}
 }
 
@@ -630,5 +640,125 @@ func (s *scene) chunks(p Part, inOrder bool, decl func(b *engine.Builder, d *ecs
 			pass = b.Chunks(p.Kind.String(), q, fn)
 		}
 		return nil
+	}})
+}
+
+// sum is a reduction's partial: exact, so the same for every batch.
+type sum struct{ N, V int64 }
+
+func makeReduce(s *scene, p Part) error {
+	var (
+		val   ecs.Reader[Val]
+		tally ecs.ResWriter[Tally]
+		red   *ecs.Reduction[sum]
+		pass  *engine.Pass
+	)
+	return s.add(p, merging{&system{name: p.Name(), sched: runPass(&pass), build: func(b *engine.Builder) error {
+		d := b.Decl()
+		val, tally = ecs.Read[Val](d), ecs.WriteRes[Tally](d)
+		q := ecs.NewQuery1(d, val)
+		red = ecs.NewReduction[sum](q)
+		pass = b.Chunks("reduce", q, func(c *ecs.Chunk) {
+			part := red.Part(c)
+			for _, v := range val.Column(c) {
+				part.N, part.V = part.N+1, part.V+v.V%int64(p.P+100)
+			}
+		})
+		return nil
+	}}, func(*engine.Frame) error {
+		var all sum
+		for _, x := range red.Parts() {
+			all.N, all.V = all.N+x.N, all.V+x.V
+		}
+		t := tally.Get()
+		t.N, t.H = t.N+all.N, fold(t.H, all.V)
+		return nil
+	}})
+}
+
+// makeRange makes a system that fills a buffer of its own with a Range
+// pass each step and folds it into Tally in Merge: the buffer lives one
+// step, so nothing of it needs to be in the world.
+func makeRange(s *scene, p Part) error {
+	var (
+		tally ecs.ResWriter[Tally]
+		buf   []int64
+		pass  *engine.Pass
+	)
+	return s.add(p, merging{&system{name: p.Name(), build: func(b *engine.Builder) error {
+		tally = ecs.WriteRes[Tally](b.Decl())
+		pass = b.Range("range", func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				buf[i] = int64(i*i+p.P) % 101
+			}
+		})
+		return nil
+	}, sched: func(f *engine.Frame) error {
+		n := 50 + int(f.Time().Step)%(30*p.Q)
+		buf = append(buf[:0], make([]int64, n)...)
+		return f.RunRange(pass, n, p.P+2)
+	}}, func(*engine.Frame) error {
+		t := tally.Get()
+		for _, v := range buf {
+			t.H = fold(t.H, v)
+		}
+		return nil
+	}})
+}
+
+// makeTwoPass makes a system of two chunk passes over two queries: the
+// second runs after the first and reads what it wrote.
+func makeTwoPass(s *scene, p Part) error {
+	var (
+		acc         ecs.Writer[Acc]
+		val         ecs.Writer[Val]
+		first, then *engine.Pass
+	)
+	return s.add(p, &system{name: p.Name(), build: func(b *engine.Builder) error {
+		d := b.Decl()
+		acc, val = ecs.Write[Acc](d), ecs.Write[Val](d)
+		first = b.Chunks("first", ecs.NewQuery2(d, acc, val), func(c *ecs.Chunk) {
+			a, v := acc.Column(c), val.Column(c)
+			for i := range a {
+				a[i].V += v[i].V % int64(p.P+2)
+			}
+		})
+		then = b.Chunks("then", ecs.NewQuery1(d, acc, ecs.With[Heat]()), func(c *ecs.Chunk) {
+			for i := range acc.Column(c) {
+				acc.Column(c)[i].V /= 2
+			}
+		})
+		return nil
+	}, sched: func(f *engine.Frame) error {
+		if err := f.Run(first); err != nil {
+			return err
+		}
+		return f.Run(then)
+	}})
+}
+
+func makeMergeEmit(s *scene, p Part) error {
+	var pong ecs.Emitter[Pong]
+	return s.add(p, merging{&system{name: p.Name(), build: func(b *engine.Builder) error {
+		pong = ecs.Emit[Pong](b.Decl())
+		return nil
+	}, sched: func(*engine.Frame) error { return nil }}, func(f *engine.Frame) error {
+		pong.EmitOwner(Pong{V: int64(f.Time().Step) * int64(p.P)})
+		return nil
+	}})
+}
+
+// makeOnExit makes an exclusive system run on leaving a Mode that
+// despawns, by commands, the first entities with Heat.
+func makeOnExit(s *scene, p Part) error {
+	c := s.c
+	return engine.OnExit(s.eng, Mode(p.P)%numModes, &exclusive{name: p.Name(), run: func(w *ecs.World, t engine.Time) error {
+		hot := sorted(w, c.heat)
+		b := w.NewCommands()
+		for _, e := range hot[:min(len(hot), p.Q)] {
+			b.Despawn(e)
+		}
+		_, err := w.Apply(b)
+		return err
 	}})
 }
