@@ -22,6 +22,15 @@ SEED ?=
 SOAK_ENTITIES ?= 0
 # What `make run` starts.
 RUN ?= ./demo
+# The benchmark targets write raw output under bench/results/$(MACHINE)/:
+# amd-epyc and intel-xeon are docs/PERFORMANCE.md's machines, told by the
+# CPU model; another machine is named by its model in lower case. make
+# plots draws PLOT_MACHINE's committed files. RESULTS is relative to bench/.
+MACHINE ?= $(shell m=$$(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 || true); \
+	case "$$m" in (*EPYC*) echo amd-epyc;; (*Xeon*) echo intel-xeon;; \
+	(*[a-zA-Z0-9]*) echo "$$m" | tr A-Z a-z | tr -cs a-z0-9 - | sed 's/^-*//; s/-*$$//';; (*) echo unknown;; esac)
+RESULTS = results/$(MACHINE)
+PLOT_MACHINE ?= amd-epyc
 
 # Debian packages: Ebiten's cgo build (also gcc for -race), and for tests
 # xvfb-run, which calls xauth.
@@ -46,14 +55,14 @@ help:
 	@echo "make deps        install missing Debian packages (deps-build, deps-test)"
 	@echo "make soak [SOAK=1m] [SEED=n] [SOAK_ENTITIES=0]  the interaction scene on new seeds: seeds/s, failures, memory"
 	@echo "make fmt | vet | staticcheck | fuzz [FUZZTIME=30s] | fuzz-ci (every fuzz target 20 s, as CI runs them)"
-	@echo "make bench [ROUNDS=9] [PROCS=2]  comparison tables, raw output in bench/results.txt"
+	@echo "make bench [ROUNDS=9] [PROCS=2]  comparison tables, raw output in bench/$(RESULTS)/results.txt (MACHINE=$(MACHINE))"
 	@echo "make bench-jobs        the jobs package's own benchmarks"
-	@echo "make bench-frame [ROUNDS=9] [PROCS=2] [SIZES='(50|100)k'] [FRAME_OUT=frame.txt]  raw output in bench/frame.txt; make plots  redraws docs/img/plot-*.png"
-	@echo "make bench-propagate [ROUNDS=9]  transform propagation, 100k entities 1-8 deep, serial against 1 and 2 workers: bench/propagate.txt"
-	@echo "make bench-batch [ROUNDS=9]  the frame at fixed batch sizes against the adaptive batch, raw output in bench/batch.txt"
+	@echo "make bench-frame [ROUNDS=9] [PROCS=2] [SIZES='(50|100)k'] [FRAME_OUT=frame.txt]  raw output in bench/$(RESULTS)/frame.txt; make plots [PLOT_MACHINE=amd-epyc]  redraws docs/img/plot-*.png"
+	@echo "make bench-propagate [ROUNDS=9]  transform propagation, 100k entities 1-8 deep, serial against 1 and 2 workers: bench/$(RESULTS)/propagate.txt"
+	@echo "make bench-batch [ROUNDS=9]  the frame at fixed batch sizes against the adaptive batch, raw output in bench/$(RESULTS)/batch.txt"
 	@echo "make bench-contention [ROUNDS=9]  headless step, 0 against 1 worker, with a CPU hog on core 1"
-	@echo "make bench-w1-hog [ROUNDS=9]  bench/'s W1, weft against the Go peers, with a CPU hog on core 1: bench/w1-hog.txt"
-	@echo "make bench-peers [ROUNDS=9] [WORKLOADS=1234] [OUT=peers.txt]  make bench's workloads with enkiTS and Taskflow (C++) in the same rounds: bench/peers.txt"
+	@echo "make bench-w1-hog [ROUNDS=9]  bench/'s W1, weft against the Go peers, with a CPU hog on core 1: bench/$(RESULTS)/w1-hog.txt"
+	@echo "make bench-peers [ROUNDS=9] [WORKLOADS=1234] [OUT=peers.txt]  make bench's workloads with enkiTS and Taskflow (C++) in the same rounds: bench/$(RESULTS)/peers.txt"
 	@echo "make bench-demo [ROUNDS=9]   the demo window under Xvfb, serial against 1 worker: TPS and FPS"
 	@echo "make screenshots       the README's pictures into docs/img/ (scripts/screenshots.sh)"
 
@@ -142,10 +151,10 @@ run: deps-build
 # over ROUNDS shuffled rounds; W1 has its own -benchtime. benchtable prints
 # median and min–max per row.
 bench:
-	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; cd bench && go test -c -o $$d/bench.test . && \
+	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; cd bench && mkdir -p $(RESULTS) && go test -c -o $$d/bench.test . && \
 	go run ./cmd/benchrun -bin $$d/bench.test -rounds $(ROUNDS) -procs "$(PROCS)" \
-		-o results.txt -bench '^BenchmarkW1=$(W1TIME)' -bench '^BenchmarkW[2-9]=$(BENCHTIME)'
-	cd bench && go run ./cmd/benchtable < results.txt
+		-o $(RESULTS)/results.txt -bench '^BenchmarkW1=$(W1TIME)' -bench '^BenchmarkW[2-9]=$(BENCHTIME)'
+	cd bench && go run ./cmd/benchtable < $(RESULTS)/results.txt
 
 bench-jobs:
 	go test -run XXX -bench . -benchmem ./jobs/...
@@ -167,32 +176,32 @@ soak:
 # The engine's whole fixed step at 10k to 200k entities, serial and
 # parallel, each as its own process over ROUNDS shuffled rounds. SIZES
 # picks sizes by regexp (SIZES='(50|100)k'), FRAME_OUT names the raw
-# output in bench/ (make plots reads frame.txt).
+# output in bench/$(RESULTS)/ (make plots reads frame.txt).
 SIZES ?=
 FRAME_OUT ?= frame.txt
 bench-frame:
-	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/systems.test ./systems && cd bench && \
+	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/systems.test ./systems && cd bench && mkdir -p $(RESULTS) && \
 	go run ./cmd/benchrun -bin $$d/systems.test -rounds $(ROUNDS) -procs "$(PROCS)" \
-		-o $(FRAME_OUT) -bench '^BenchmarkFrame$$/$(SIZES)=30x'
-	cd bench && go run ./cmd/benchtable < $(FRAME_OUT)
+		-o $(RESULTS)/$(FRAME_OUT) -bench '^BenchmarkFrame$$/$(SIZES)=30x'
+	cd bench && go run ./cmd/benchtable < $(RESULTS)/$(FRAME_OUT)
 
 # Transform propagation over 100,000 entities in hierarchies 1 to 8 links
 # deep, serial against 2 workers, each as its own process over ROUNDS
-# shuffled rounds; raw output in bench/propagate.txt.
+# shuffled rounds; raw output in bench/$(RESULTS)/propagate.txt.
 bench-propagate:
-	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/transform.test ./systems/transform && cd bench && \
+	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/transform.test ./systems/transform && cd bench && mkdir -p $(RESULTS) && \
 	go run ./cmd/benchrun -bin $$d/transform.test -rounds $(ROUNDS) -procs "$(PROCS)" \
-		-o propagate.txt -bench '^BenchmarkPropagate$$=100x'
-	cd bench && go run ./cmd/benchtable < propagate.txt
+		-o $(RESULTS)/propagate.txt -bench '^BenchmarkPropagate$$=100x'
+	cd bench && go run ./cmd/benchtable < $(RESULTS)/propagate.txt
 
 # The parallel step at fixed batch sizes against the adaptive batch, each
 # as its own process over ROUNDS shuffled rounds; raw output in
-# bench/batch.txt.
+# bench/$(RESULTS)/batch.txt.
 bench-batch:
-	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/systems.test ./systems && cd bench && \
+	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; go test -c -o $$d/systems.test ./systems && cd bench && mkdir -p $(RESULTS) && \
 	go run ./cmd/benchrun -bin $$d/systems.test -rounds $(ROUNDS) -procs "$(PROCS)" \
-		-o batch.txt -bench '^BenchmarkFrameBatch$$=30x'
-	cd bench && go run ./cmd/benchtable < batch.txt
+		-o $(RESULTS)/batch.txt -bench '^BenchmarkFrameBatch$$=30x'
+	cd bench && go run ./cmd/benchtable < $(RESULTS)/batch.txt
 
 # Never slower than serial: the headless step with 0 and 1 workers at 20k
 # and 50k entities, alternating, while a hog spins on core 1.
@@ -202,26 +211,27 @@ bench-contention:
 # bench/'s W1 (weft, serial and the Go peers, each its own process over
 # ROUNDS shuffled rounds) while a hog spins on core 1 (scripts/hog.sh).
 bench-w1-hog:
-	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; cd bench && go test -c -o $$d/bench.test . && \
+	d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; cd bench && mkdir -p $(RESULTS) && go test -c -o $$d/bench.test . && \
 	bash ../scripts/hog.sh go run ./cmd/benchrun -bin $$d/bench.test -rounds $(ROUNDS) -procs "$(PROCS)" \
-		-o w1-hog.txt -bench '^BenchmarkW1=$(W1TIME)'
-	cd bench && go run ./cmd/benchtable < w1-hog.txt
+		-o $(RESULTS)/w1-hog.txt -bench '^BenchmarkW1=$(W1TIME)'
+	cd bench && go run ./cmd/benchtable < $(RESULTS)/w1-hog.txt
 
 bench-demo: deps-test
 	bash scripts/demo-rates.sh $(ROUNDS)
 
 # bench/'s workloads with the C++ peers enkiTS and Taskflow in the same
 # rounds (scripts/peers.sh says where their sources come from); not part of
-# make test. Raw output in bench/peers.txt; WORKLOADS=3 OUT=peers-w3.txt runs
-# W3 alone into bench/peers-w3.txt.
+# make test. Raw output in bench/$(RESULTS)/peers.txt; WORKLOADS=3
+# OUT=peers-w3.txt runs W3 alone into bench/$(RESULTS)/peers-w3.txt.
 bench-peers:
-	ROUNDS=$(ROUNDS) PROCS="$(PROCS)" W1TIME=$(W1TIME) BENCHTIME=$(BENCHTIME) WORKLOADS="$(WORKLOADS)" OUT="$(OUT)" bash scripts/peers.sh
+	mkdir -p bench/$(RESULTS)
+	ROUNDS=$(ROUNDS) PROCS="$(PROCS)" W1TIME=$(W1TIME) BENCHTIME=$(BENCHTIME) WORKLOADS="$(WORKLOADS)" OUT="$(RESULTS)/$(or $(OUT),peers.txt)" bash scripts/peers.sh
 
-# Redraws docs/img/plot-*.png from the committed bench/peers.txt (weft,
-# the Go peers and the C++ peers of one make bench-peers run) and
-# bench/frame.txt; no benchmark runs.
+# Redraws docs/img/plot-*.png from the committed peers.txt (weft, the Go
+# peers and the C++ peers of one make bench-peers run) and frame.txt of
+# bench/results/$(PLOT_MACHINE)/; no benchmark runs.
 plots:
-	cd bench && go run ./cmd/plots -results peers.txt -frame frame.txt -out ../docs/img
+	cd bench && go run ./cmd/plots -results results/$(PLOT_MACHINE)/peers.txt -frame results/$(PLOT_MACHINE)/frame.txt -out ../docs/img
 
 # Every screenshot of the README into docs/img/, under Xvfb, and the demo's
 # systems and keys beside them (docs/img/screenshots.txt, which the demo's

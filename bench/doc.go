@@ -41,8 +41,8 @@
 // a batch; parks/op, wakes/op), so that a slow process shows why;
 // cmd/gstates reads a runtime trace of one. cmd/corecheck tells whether
 // the machine's two cores are whole cores at the moment, and how much a
-// second thread can gain on W2's pass (see docs/PERFORMANCE.md, "W2 and
-// this machine's cores"); cmd/stallcheck how much time the machine takes
+// second thread can gain on W2's pass (see docs/PERFORMANCE.md, "The
+// machines' own speed"); cmd/stallcheck how much time the machine takes
 // from each CPU in stalls ("Stalls: what the machine takes from each CPU").
 //
 // bench/cpp/peers.cpp has the same four workloads for the C++ schedulers

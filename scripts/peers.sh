@@ -3,7 +3,8 @@
 # schedulers, enkiTS (commit 771a0876) and Taskflow (v4.1.0), in the same
 # shuffled rounds, every configuration its own process (bench/cmd/benchrun
 # with one -bin per program), then one table (bench/cmd/benchtable). Raw
-# output goes to bench/peers.txt (OUT=... to change).
+# output goes to OUT: make bench-peers passes bench/results/<machine>/peers.txt;
+# alone, the script writes bench/peers.txt.
 #
 # The C++ side is bench/cpp/peers.cpp, the same workload definitions as
 # bench/workloads_test.go, built with g++ -O2 -fno-tree-vectorize (scalar
@@ -24,7 +25,7 @@
 # ROUNDS (default 9), PROCS (default 2), W1TIME and BENCHTIME as make bench;
 # WORKLOADS (default 1234) the digits of the workloads to run: WORKLOADS=3
 # OUT=peers-w3.txt runs W3 alone into bench/peers-w3.txt (a relative OUT is
-# taken from bench/).
+# taken from bench/; make bench-peers puts it under bench/results/<machine>/).
 set -euo pipefail
 rounds=${1:-${ROUNDS:-9}}
 procs=${PROCS:-2}

@@ -1,7 +1,7 @@
 // Command plots draws the comparison benchmarks (W1–W4) and the engine's
 // frame benchmark as PNG figures for docs/PERFORMANCE.md.
 //
-//	cd bench && go run ./cmd/plots -results peers.txt -frame frame.txt -out ../docs/img
+//	cd bench && go run ./cmd/plots -results results/amd-epyc/peers.txt -frame results/amd-epyc/frame.txt -out ../docs/img
 //
 // (or make plots). It writes plot-w1.png ... plot-w4.png, a bar per impl
 // with the median ns/op of the -count runs and the min–max as error bars
@@ -54,10 +54,10 @@ func main() {
 
 func run(args []string, w io.Writer) error {
 	fl := flag.NewFlagSet("plots", flag.ContinueOnError)
-	// The defaults are bench/peers.txt, bench/frame.txt and docs/img,
-	// seen from bench/, where this module's commands run.
-	resultsPath := fl.String("results", "peers.txt", "`file` of make bench-peers (or make bench) output (W1–W4)")
-	framePath := fl.String("frame", "frame.txt", "`file` of make bench-frame output (BenchmarkFrame)")
+	// The defaults are the committed figures of bench/results/amd-epyc/
+	// and docs/img, seen from bench/, where this module's commands run.
+	resultsPath := fl.String("results", "results/amd-epyc/peers.txt", "`file` of make bench-peers (or make bench) output (W1–W4)")
+	framePath := fl.String("frame", "results/amd-epyc/frame.txt", "`file` of make bench-frame output (BenchmarkFrame)")
 	outDir := fl.String("out", "../docs/img", "output `dir`ectory for the PNGs")
 	if err := fl.Parse(args); err != nil {
 		return err
