@@ -22,57 +22,27 @@ import "slices"
 // (see Pool.Reset), which holds Pool.guard; p.solo is the one field that
 // others read.
 
-// Probing solo mode costs frames when the workers do help, so the owner
-// probes it only while it spends more than idleProbe of its frames outside
-// jobs (waiting for others, or scheduling): a pool whose owner is busy
-// running jobs all frame long has nothing to gain from running them alone.
-// Two corrections keep the owner's own descheduling out of that share.
-// With more participants than Ps, the Go scheduler gives each about
-// GOMAXPROCS/participants of a P, so the owner is off a P for the rest
-// even while everyone helps: that much (offP) is not counted. And a
-// frame's share counts at most idleCap: a frame in which the owner barely
-// ran (the scheduler ran the workers instead, and they ran its jobs) says
-// nothing about the workers failing to help, yet counted whole it would
-// move the mean past idleProbe by itself. Either would start probes whose
-// solo frames take twice as long (BenchmarkChunkIterHeavy's weft-w2:
-// three goroutines on two Ps). Idle beyond both still starts a probe
-// within a few frames. A frame below offP counts below 0: on shared Ps
-// the owner's share swings from frame to frame (whole frames off a P,
-// then whole frames on one), and the swings must cancel out: with each
-// frame counted from 0, the logged frames of 12 weft-w2 processes,
-// replayed, crossed idleProbe in 3.
-//
 // A probe runs probeFrames frames of the other mode, then probeFrames of
-// the home mode, and compares the median of the last probeFrames-1 of the
-// first half (the first frame pays for the switch: a wake-up, cold caches)
-// with the home mode's frames around it: the median of the last ones
-// before the probe and of those after, so that frames growing or
-// shrinking meanwhile (a game filling up) favour neither mode, and one
-// stalled frame (another process, a page fault) moves no median. The other
-// mode becomes home when it is faster by switchMargin. The first probe
-// comes after probeFirst frames (a pool's first frames can be empty, or
-// unusual: the batch tuner settling), then one every probeMin frames, and,
-// from the second clear answer in a row (the other mode slower by more
-// than clearMargin; a switch by that much counts as one), four times more
-// rarely each time, up to every probeMax frames, and no sooner than keeps
-// probes under probeBudget of the frames (probeAfter): a clear answer
-// costs little to re-check. One clear answer alone does not back off: a
-// pool's first frames are not its usual ones, and under heavy contention
-// a first probe that happened to find solo slower kept the slow mode for
-// 64 frames, a fifth of a 300-step run (docs/ARCHITECTURE.md, "Solo
-// frames"); and a switch made on unusual frames is checked again after
-// probeMin frames.
+// the home mode, and switches when the probe's median (its first frame,
+// which pays for the switch, left out) beats that of the home frames
+// before and after it, so that a game filling up meanwhile favours neither
+// mode, by switchMargin. The owner probes only while it spends over
+// idleProbe of its frames outside jobs, not counting the share it is off
+// a P because participants outnumber Ps (offP): an owner running jobs all
+// frame long has nothing to gain alone, and its own descheduling says
+// nothing about the workers. Clear answers back off: they cost little to
+// re-check, but a single one may come from a pool's unusual first frames.
 const (
-	probeFrames  = 4
-	probeFirst   = 8
-	probeMin     = 16
-	probeMax     = 512
-	switchMargin = 0.05
-	clearMargin  = 0.15
-	idleProbe    = 0.15
-	probeBudget  = 0.05
-	idleCap      = 2 * idleProbe
-	idleWeight   = 8 // the owner's idle share moves 1/idleWeight of the way to each frame's
+	probeFrames  = 4             // frames of each mode in a probe
+	probeFirst   = 8             // frames before the first probe
+	probeMin     = 16            // frames between probes until two clear answers in a row
+	probeMax     = 512           // the longest interval; each clear answer makes it four times longer
+	switchMargin = 0.05          // how much faster the other mode must be
+	clearMargin  = 0.15          // slower by this much is a clear answer, and so is a switch by it
+	idleProbe    = 0.15          // the owner's idle share above which it probes solo mode
+	probeBudget  = 0.05          // the most of the frames that probes of a slower mode may take
+	idleCap      = 2 * idleProbe // the most one frame counts: a frame the owner barely ran in says nothing of the workers
+	idleWeight   = 8             // the owner's idle share moves 1/idleWeight of the way to each frame's
 )
 
 // window holds the last probeFrames-1 frame times of one kind.
@@ -125,6 +95,8 @@ func (a *adapter) frameEnd(now, busy int64) bool {
 	}
 	if a.settled {
 		a.before.put(d)
+		// Below offP a frame counts below 0: on shared Ps the owner's share
+		// swings between frames, and the swings cancel out.
 		a.idle += (min(idle-a.offP, idleCap) - a.idle) / idleWeight
 	}
 	a.settled = true
