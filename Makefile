@@ -36,7 +36,7 @@ PLOT_MACHINE ?= amd-epyc
 # xvfb-run, which calls xauth.
 BUILD_DEBS := gcc pkg-config libc6-dev libgl1-mesa-dev libxcursor-dev libxi-dev \
 	libxinerama-dev libxrandr-dev libxxf86vm-dev libasound2-dev
-TEST_DEBS := $(BUILD_DEBS) xvfb xauth
+TEST_DEBS := $(BUILD_DEBS) xvfb xauth chromium
 
 # Tracked Go files, bench/ included (every .go file outside a git checkout).
 GOFILES = $(wildcard $(shell git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*'))
@@ -65,6 +65,8 @@ help:
 	@echo "make bench-peers [ROUNDS=9] [WORKLOADS=1234] [OUT=peers.txt]  make bench's workloads with enkiTS and Taskflow (C++) in the same rounds: bench/$(RESULTS)/peers.txt"
 	@echo "make bench-demo [ROUNDS=9]   the demo window under Xvfb, serial against 1 worker: TPS and FPS"
 	@echo "make screenshots       the README's pictures into docs/img/ (scripts/screenshots.sh)"
+	@echo "make web [WEB_ADDR=127.0.0.1:8080]  the demo and the examples in the browser (GOOS=js GOARCH=wasm), served on localhost"
+	@echo "make test-web          the demo in headless Chromium: it draws, its world moves (also part of make test)"
 
 deps: deps-test
 
@@ -73,7 +75,7 @@ deps-build:
 	@bash scripts/deps.sh $(BUILD_DEBS)
 
 deps-test:
-	@echo "== deps: Debian packages for Ebiten's cgo build and xvfb (scripts/deps.sh)"
+	@echo "== deps: Debian packages for Ebiten's cgo build, xvfb and chromium (scripts/deps.sh)"
 	@bash scripts/deps.sh $(TEST_DEBS)
 
 # The steps of make test, in order; each prints one header line ("== ...").
@@ -82,7 +84,7 @@ deps-test:
 # detector would make too slow or wrong skip or shorten themselves under it
 # (raceOn, in the packages with a norace_test.go): the nonrace step runs
 # just those without -race.
-test: deps-test fmt-check gen-check vet staticcheck test-race test-nonrace test-nochecks test-bench test-xvfb
+test: deps-test fmt-check gen-check vet staticcheck test-race test-nonrace test-nochecks test-bench test-xvfb test-web
 
 test-race:
 	@pkgs=$$(bash scripts/pkgs.sh headless); \
@@ -239,3 +241,18 @@ plots:
 .PHONY: screenshots
 screenshots: deps-test
 	bash scripts/screenshots.sh
+
+# The demo, examples/fireworks and examples/bounce built for the browser
+# (GOOS=js GOARCH=wasm, Ebiten's WebAssembly) into artifacts/web/, served
+# with the page demo/web on WEB_ADDR until stopped (scripts/web.sh).
+WEB_ADDR ?= 127.0.0.1:8080
+.PHONY: web test-web
+web:
+	bash scripts/web.sh serve $(WEB_ADDR)
+
+# The demo's browser build opened twice in headless Chromium (Debian's
+# chromium, which deps-test installs): the overlay draws and the world
+# moves (demo/web's TestDemoInBrowser).
+test-web: deps-test
+	@echo "== web: go test ./demo/web, the demo as WebAssembly in headless Chromium"
+	@WEFT_WEB_TEST=1 go test -count=1 -timeout 15m ./demo/web

@@ -74,7 +74,7 @@ type Config struct {
 // DefaultConfig is the demo's configuration: 20000 entities, the default
 // pool, the adaptive batch, checks off.
 func DefaultConfig() Config {
-	return Config{Entities: DefaultEntities, Workers: engine.DefaultWorkers, Batch: DefaultBatch}
+	return Config{Entities: DefaultEntities, Workers: DefaultWorkers(), Batch: DefaultBatch}
 }
 
 // Life is how long an entity lives. When Age reaches Span the entity is
