@@ -125,68 +125,113 @@ func detours(g *Game, cfg RunConfig, want []Outcome) error {
 		return fmt.Errorf("build: %w", err)
 	}
 	defer s.eng.Close()
-	pl := g.Plan
-	var (
-		snap                        ecs.Snapshot
-		saved                       bytes.Buffer
-		restored, rewound, loaded   bool
-		snapped, wasSaved, freshRun bool
-		since                       int // the step the rewind ring starts after
-		path                        = "straight"
-	)
+	r := &route{g: g, cfg: cfg, s: s, want: want, taken: map[string]bool{}, path: "straight"}
 	for t := 0; t < g.Steps; {
 		t++
 		got, err := s.step(t, nil)
 		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return fmt.Errorf("%s: %w", r.path, err)
 		}
 		if got != want[t-1] {
-			return fmt.Errorf("%s: step %d differs from the serial run:\n  got  %+v\n  want %+v", path, t, got, want[t-1])
+			return fmt.Errorf("%s: step %d differs from the serial run:\n  got  %+v\n  want %+v", r.path, t, got, want[t-1])
 		}
-		switch {
-		case t == pl.SnapAt && !snapped:
-			snapped = true
-			if err := s.w.Snapshot(&snap); err != nil {
-				return err
-			}
-		case t == pl.RestoreAt && !restored && snapped:
-			restored = true
-			if err := s.eng.Restore(&snap); err != nil {
-				return err
-			}
-			t, since, path = pl.SnapAt, pl.SnapAt, fmt.Sprintf("restored after step %d to step %d", pl.RestoreAt, pl.SnapAt)
-		}
-		switch {
-		case t == pl.SaveAt && !wasSaved:
-			wasSaved = true
-			if err := s.eng.Save(&saved); err != nil {
-				return err
-			}
-		case t == pl.LoadAt && !loaded && wasSaved:
-			loaded = true
-			if err := s.eng.Load(bytes.NewReader(saved.Bytes())); err != nil {
-				return fmt.Errorf("%s: load after step %d: %w", path, t, err)
-			}
-			t, since, path = pl.SaveAt, pl.SaveAt, fmt.Sprintf("loaded after step %d the save of step %d", pl.LoadAt, pl.SaveAt)
-		}
-		if t == pl.RewindAt && !rewound {
-			rewound = true
-			if n := min(pl.Rewind, t-since); n > 0 {
-				k, err := s.eng.Rewind(n)
-				if err != nil || k != n {
-					return fmt.Errorf("%s: Rewind(%d) after step %d went %d steps: %v", path, n, t, k, err)
-				}
-				t, path = t-n, fmt.Sprintf("rewound %d steps after step %d", n, t)
-			}
-		}
-		if t == pl.FreshAt && !freshRun {
-			freshRun = true
-			if err := fresh(g, cfg, s, t, want); err != nil {
-				return err
-			}
+		if t, err = r.leave(t); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// route is one run's way through a game's steps: the detours it took and
+// what it keeps to come back to a step.
+type route struct {
+	g     *Game
+	cfg   RunConfig
+	s     *scene
+	want  []Outcome
+	snap  ecs.Snapshot
+	saved bytes.Buffer
+	taken map[string]bool // the detours taken
+	since int             // the step the rewind ring starts after
+	path  string          // how the run came to the current step, for errors
+}
+
+// once reports whether the detour named is due: not taken yet, and t is
+// its step. It marks it taken.
+func (r *route) once(name string, t, at int) bool {
+	if t != at || r.taken[name] {
+		return false
+	}
+	r.taken[name] = true
+	return true
+}
+
+// leave takes the detours due after step t and returns the step the run
+// is at then.
+func (r *route) leave(t int) (int, error) {
+	var err error
+	for _, detour := range []func(int) (int, error){r.restore, r.load, r.rewind, r.fresh} {
+		if t, err = detour(t); err != nil {
+			return t, err
+		}
+	}
+	return t, nil
+}
+
+// restore snapshots the world after step SnapAt and restores it after
+// step RestoreAt.
+func (r *route) restore(t int) (int, error) {
+	pl, s := r.g.Plan, r.s
+	switch {
+	case r.once("snapshot", t, pl.SnapAt):
+		return t, s.w.Snapshot(&r.snap)
+	case r.taken["snapshot"] && r.once("restore", t, pl.RestoreAt):
+		r.path = fmt.Sprintf("restored after step %d to step %d", pl.RestoreAt, pl.SnapAt)
+		r.since = pl.SnapAt
+		return pl.SnapAt, s.eng.Restore(&r.snap)
+	}
+	return t, nil
+}
+
+// load saves the world after step SaveAt and loads the file into the same
+// engine after step LoadAt.
+func (r *route) load(t int) (int, error) {
+	pl, s := r.g.Plan, r.s
+	switch {
+	case r.once("save", t, pl.SaveAt):
+		return t, s.eng.Save(&r.saved)
+	case r.taken["save"] && r.once("load", t, pl.LoadAt):
+		if err := s.eng.Load(bytes.NewReader(r.saved.Bytes())); err != nil {
+			return t, fmt.Errorf("%s: load after step %d: %w", r.path, t, err)
+		}
+		r.path = fmt.Sprintf("loaded after step %d the save of step %d", pl.LoadAt, pl.SaveAt)
+		r.since = pl.SaveAt
+		return pl.SaveAt, nil
+	}
+	return t, nil
+}
+
+// rewind goes Rewind steps back after step RewindAt, as far as the ring
+// reaches since the last restore or load.
+func (r *route) rewind(t int) (int, error) {
+	pl := r.g.Plan
+	if n := min(pl.Rewind, t-r.since); r.once("rewind", t, pl.RewindAt) && n > 0 {
+		k, err := r.s.eng.Rewind(n)
+		if err != nil || k != n {
+			return t, fmt.Errorf("%s: Rewind(%d) after step %d went %d steps: %v", r.path, n, t, k, err)
+		}
+		r.path = fmt.Sprintf("rewound %d steps after step %d", n, t)
+		return t - n, nil
+	}
+	return t, nil
+}
+
+// fresh loads a save of step FreshAt into an engine built afresh.
+func (r *route) fresh(t int) (int, error) {
+	if r.once("fresh", t, r.g.Plan.FreshAt) {
+		return t, fresh(r.g, r.cfg, r.s, t, r.want)
+	}
+	return t, nil
 }
 
 // fresh saves s after step at and loads the file into an engine built

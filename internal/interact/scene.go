@@ -118,34 +118,26 @@ func build(g *Game, cfg RunConfig) (*scene, error) {
 // one, a parent and a target, through placeholders.
 func (s *scene) populate() error {
 	r := rand.New(rand.NewPCG(s.g.Seed, 1))
-	c, b := s.c, s.w.NewCommands()
+	b := s.w.NewCommands()
 	var made []ecs.Entity
 	for i := range s.g.Entities {
 		e := b.Spawn()
-		c.val.Add(b, e, Val{V: int64(r.IntN(1000))})
-		if r.IntN(10) < 7 {
-			c.acc.Add(b, e, Acc{V: int64(r.IntN(50))})
+		s.components(b, e, i, r)
+		if i == 0 {
+			made = append(made, e)
+			continue
 		}
 		if r.IntN(2) == 0 {
-			c.heat.Add(b, e, Heat{V: int64(r.IntN(50))})
+			s.c.ref.Add(b, e, Ref{To: made[r.IntN(len(made))]})
 		}
-		if r.IntN(5) < 2 {
-			c.life.Add(b, e, Life{Left: int32(2 + r.IntN(25))})
+		var err error
+		if r.IntN(5) == 0 {
+			err = ecs.Relate[ecs.ChildOf](b, e, made[r.IntN(len(made))])
+		} else if r.IntN(6) == 0 {
+			err = ecs.Relate[Follows](b, e, made[r.IntN(len(made))])
 		}
-		if r.IntN(5) < 2 {
-			c.mark.Add(b, e, Mark{N: int32(i)})
-		}
-		if i > 0 && r.IntN(2) == 0 {
-			c.ref.Add(b, e, Ref{To: made[r.IntN(len(made))]})
-		}
-		if i > 0 && r.IntN(5) == 0 {
-			if err := ecs.Relate[ecs.ChildOf](b, e, made[r.IntN(len(made))]); err != nil {
-				return err
-			}
-		} else if i > 0 && r.IntN(6) == 0 {
-			if err := ecs.Relate[Follows](b, e, made[r.IntN(len(made))]); err != nil {
-				return err
-			}
+		if err != nil {
+			return err
 		}
 		made = append(made, e)
 	}
@@ -154,6 +146,24 @@ func (s *scene) populate() error {
 		err = fmt.Errorf("populating: %v", rep.Err())
 	}
 	return err
+}
+
+// components records the i-th first entity's components but its Ref.
+func (s *scene) components(b *ecs.Commands, e ecs.Entity, i int, r *rand.Rand) {
+	c := s.c
+	c.val.Add(b, e, Val{V: int64(r.IntN(1000))})
+	if r.IntN(10) < 7 {
+		c.acc.Add(b, e, Acc{V: int64(r.IntN(50))})
+	}
+	if r.IntN(2) == 0 {
+		c.heat.Add(b, e, Heat{V: int64(r.IntN(50))})
+	}
+	if r.IntN(5) < 2 {
+		c.life.Add(b, e, Life{Left: int32(2 + r.IntN(25))})
+	}
+	if r.IntN(5) < 2 {
+		c.mark.Add(b, e, Mark{N: int32(i)})
+	}
 }
 
 // addParts adds the game's parts in the order of their Index, each after
