@@ -1,20 +1,24 @@
 // Command demo is the Ebiten game: tens of thousands of animated sprites under physics, with an in-game frame-timing overlay.
 //
-//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms] [-baseline capture.json] [-record file | -replay file]
+//	go run ./demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N [-title]] [-screenshot file] [-tracedir dir] [-budget 16.6ms] [-baseline capture.json] [-record file | -replay file]
 //
 // The simulation (package demo/internal/game) runs one fixed step per Ebiten
 // Update, on the engine's job pool; Draw renders the engine's render
 // snapshot from one sprite atlas and the overlay from its timings. It
-// starts on the title screen (Enter starts; P pauses, a state of the
-// engine); with -steps it skips the title, starts playing, and exits by
-// itself after N steps, printing the frame rates,
-// and -screenshot saves the last frame as PNG. -record writes a replay of
-// the run; -replay plays one back as it happened (the camera, bursts and
-// fountain of the recording, each step checked against it) on any
-// -workers and -batch, with "REPLAY step N/M" over the world's top right. Wrong flags, an output path that cannot be
-// written and a missing display print why (and the usage) and exit 2;
-// -entities is at most game.MaxEntities. The keys are listed on screen
-// (H) and in the README.
+// starts on the title screen over the running world (Enter plays; P
+// pauses, a state of the engine); with -steps it skips the title (unless
+// -title), starts playing, and exits by itself after N steps, printing
+// the frame rates, and -screenshot saves the last frame as PNG. -record
+// writes a replay of the run ("REC" at the top right while it does);
+// -replay plays one back as it happened (the camera, bursts and fountain
+// of the recording, each step checked against it) on any -workers and
+// -batch, with "REPLAY step N/M" at the top right, and ends with the
+// verdict on screen and on stdout: every step equal (exit 0), or where
+// the first step differs (exit 1). Wrong flags, an output path that
+// cannot be written and a missing display print why (and the usage) and
+// exit 2; -entities is at most game.MaxEntities. Built for the browser
+// (GOOS=js, make web), it needs neither a display nor a writable folder.
+// The keys are listed on screen (H) and in the README.
 package main
 
 import (
@@ -54,7 +58,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N] [-screenshot file] [-tracedir dir] [-budget 16.6ms] [-baseline capture.json] [-record file | -replay file]")
+		fmt.Fprintln(stderr, "usage: demo [-entities M] [-workers W] [-batch B] [-checks] [-zoom Z] [-nooverlay] [-steps N [-title]] [-screenshot file] [-tracedir dir] [-budget 16.6ms] [-baseline capture.json] [-record file | -replay file]")
 		fs.PrintDefaults()
 	}
 	var o options
@@ -70,7 +74,7 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs.StringVar(&o.baseline, "baseline", "", "compare the systems table with the capture `file` (key G, or headless -json, wrote it)")
 	fs.StringVar(&o.record, "record", "", "record the run into a replay `file`")
 	fs.StringVar(&o.replay, "replay", "", "play the replay `file` back as it happened (-entities is the recording's)")
-	fs.DurationVar(&o.budget, "budget", 0, "freeze the timeline on the first step that takes longer, e.g. 16.6ms, after the first second, and write its trace into -tracedir (0: off)")
+	fs.DurationVar(&o.budget, "budget", 0, "freeze the timeline on the first step that takes longer, e.g. 16.6ms, after the warm-up (the first second, and the second after a new worker count, a rewind or a load), and write its trace into -tracedir (0: off)")
 	code, ok := o.ParseFlags(fs, args, func() string {
 		switch {
 		case !(o.zoom >= game.MinZoom && o.zoom <= game.MaxZoom): // NaN too
