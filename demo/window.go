@@ -206,6 +206,9 @@ func (w *window) Update() error {
 	}
 	defer w.showStatus()
 	if w.rp != nil {
+		if act.Rewind || act.Save || act.Load || act.Burst || act.Fountain || act.Start {
+			w.say("a replay plays the recording's own input: R, F5, F9, Space, J and Enter are off (the settings keys work)")
+		}
 		return w.replayStep(w.ctl.Runs(act))
 	}
 	w.timeKeys(act)
@@ -234,7 +237,10 @@ func (w *window) modeKeys(act game.Actions) error {
 	if act.Start {
 		err = w.g.Start()
 	}
-	if act.Pause && err == nil {
+	if act.Pause && err == nil && w.g.Mode() == game.Title {
+		w.say("P pauses a game in play: on the title screen, Enter plays")
+		w.ctl.Paused = false
+	} else if act.Pause && err == nil {
 		err = w.g.TogglePause()
 	}
 	if err != nil {
