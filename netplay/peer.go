@@ -1,0 +1,305 @@
+package netplay
+
+import (
+	"time"
+)
+
+// peer is what a session knows of a remote player's peer.
+type peer struct {
+	addr        string
+	joined      bool
+	heard       bool          // a data packet came: frame, adv and rtt mean something
+	interrupted bool          // EventInterrupted given, not yet resumed
+	lastHeard   time.Duration // on the session's clock
+	ack         int32         // the last step of our inputs it has
+	frame       int32         // its step, as it last said
+	frameAt     time.Duration // when that packet came
+	adv         int16         // its advantage over us, as it last said
+	rtt         time.Duration
+	echo        int64         // its last Ping
+	echoAt      time.Duration // when it came
+	sent, recv  int           // bytes
+}
+
+// spectator is a spectator the session sends confirmed inputs to.
+type spectator struct {
+	addr      string
+	ack       int32
+	lastHeard time.Duration
+	echo      int64
+	echoAt    time.Duration
+	gone      bool
+}
+
+// poll reads every datagram waiting and acts on those that check.
+func (s *Session[I]) poll(now time.Duration) error {
+	if s.buf == nil {
+		s.buf = make([]byte, 64<<10)
+	}
+	for {
+		n, from, ok, err := s.cfg.Transport.Recv(s.buf)
+		if err != nil {
+			return errorf(CodeTransport, err, "receive")
+		}
+		if !ok {
+			return nil
+		}
+		s.stats.RecvBytes += n
+		p, err := s.rd.Read(s.buf[:n], from, s.cur)
+		if err != nil {
+			continue // counted by the reader
+		}
+		s.handle(p, from, now)
+	}
+}
+
+func (s *Session[I]) handle(p *Packet, from string, now time.Duration) {
+	if p.From == spectatorFrom {
+		s.handleSpectator(p, from, now)
+		return
+	}
+	pl := int(p.From)
+	if pl == s.cfg.Local || pl >= s.cfg.Players {
+		s.rd.refused[CodeForged]++
+		return
+	}
+	pr := &s.peers[pl]
+	if p.Kind == KindHello {
+		if !s.helloMatches(&p.Hello, false) {
+			s.rd.refused[CodeMismatch]++
+			return
+		}
+	}
+	s.rd.Learn(pl, from)
+	if pr.addr == "" {
+		pr.addr = from
+	}
+	if s.gone[pl] != never && p.Kind != KindBye {
+		return // a player gone stays gone
+	}
+	pr.lastHeard = now
+	pr.recv += len(p.Data.Inputs)
+	if pr.interrupted {
+		pr.interrupted = false
+		s.events = append(s.events, Event{Kind: EventResumed, Player: pl, Addr: pr.addr})
+	}
+	if !pr.joined {
+		pr.joined = true
+		s.events = append(s.events, Event{Kind: EventJoined, Player: pl, Addr: pr.addr})
+		s.startIfAll(now)
+	}
+	switch p.Kind {
+	case KindBye:
+		s.drop(pl, s.received[pl]+1, EventLeft)
+	case KindData:
+		s.handleData(pl, &p.Data, now)
+	}
+}
+
+func (s *Session[I]) helloMatches(h *Hello, spectator bool) bool {
+	w := s.hello
+	return h.Game == w.Game && h.Players == w.Players && h.InputSize == w.InputSize &&
+		h.StepNs == w.StepNs && h.Spectator == spectator && (spectator || h.Delay == w.Delay && h.Window == w.Window)
+}
+
+func (s *Session[I]) startIfAll(now time.Duration) {
+	if s.started {
+		return
+	}
+	for p := range s.cfg.Players {
+		if p != s.cfg.Local && !s.peers[p].joined {
+			return
+		}
+	}
+	s.started = true
+	s.last, s.acc = now, 0
+	s.events = append(s.events, Event{Kind: EventStarted, Player: -1})
+}
+
+func (s *Session[I]) handleData(pl int, d *Data, now time.Duration) {
+	pr := &s.peers[pl]
+	pr.heard = true
+	if d.Frame >= pr.frame {
+		pr.frame, pr.frameAt, pr.adv = d.Frame, now, d.Advance
+	}
+	pr.echo, pr.echoAt = d.Ping, now
+	if d.Echo > 0 {
+		if rtt := now - time.Duration(d.Echo) - time.Duration(d.Hold); rtt >= 0 {
+			if pr.rtt == 0 {
+				pr.rtt = rtt
+			} else {
+				pr.rtt += (rtt - pr.rtt) / 8
+			}
+		}
+	}
+	pr.ack = max(pr.ack, min(d.Ack, s.received[s.cfg.Local]))
+	size := s.codec.size
+	if len(d.Inputs)%size == 0 {
+		for i := 0; i*size < len(d.Inputs); i++ {
+			s.remote(pl, d.InStart+int32(i), s.codec.decode(d.Inputs[i*size:(i+1)*size]))
+		}
+	} else {
+		s.rd.refused[CodeMalformed]++
+	}
+	for q, st := range d.Players {
+		if q < s.cfg.Players && q != s.cfg.Local && st.Gone && q != pl {
+			s.drop(q, st.Frame+1, EventDisconnected)
+		}
+	}
+	s.handleDigests(pl, d)
+}
+
+// timeouts reports interrupted peers and disconnects those silent for the
+// timeout.
+func (s *Session[I]) timeouts(now time.Duration) {
+	for p := range s.cfg.Players {
+		pr := &s.peers[p]
+		if p == s.cfg.Local || !pr.joined || s.gone[p] != never {
+			continue
+		}
+		silent := now - pr.lastHeard
+		if silent > s.cfg.Timeout {
+			s.drop(p, s.received[p]+1, EventDisconnected)
+		} else if silent > s.cfg.Timeout/4 && !pr.interrupted {
+			pr.interrupted = true
+			s.events = append(s.events, Event{Kind: EventInterrupted, Player: p, Addr: pr.addr})
+		}
+	}
+	for i := range s.specs {
+		sp := &s.specs[i]
+		if !sp.gone && now-sp.lastHeard > s.cfg.Timeout {
+			sp.gone = true
+			s.events = append(s.events, Event{Kind: EventDisconnected, Player: -1, Addr: sp.addr})
+		}
+	}
+}
+
+// send sends every peer a packet: a hello until the session starts, then
+// data: its inputs not yet acknowledged, the time sync, the digests.
+func (s *Session[I]) send(now time.Duration) {
+	for p := range s.cfg.Players {
+		pr := &s.peers[p]
+		if p == s.cfg.Local || pr.addr == "" || s.gone[p] != never {
+			continue
+		}
+		if !s.started {
+			s.sendPacket(pr.addr, &Packet{Kind: KindHello, Hello: s.hello}, now)
+			continue
+		}
+		pk := &Packet{Kind: KindData}
+		d := &pk.Data
+		s.fillCommon(d, pr.echo, pr.echoAt, now)
+		d.Advance = int16(max(-1000, min(1000, s.advantage(p))))
+		d.Ack = s.received[p]
+		from := max(pr.ack+1, s.received[s.cfg.Local]-ringN/2+1)
+		run := min(maxInputRun, 512/s.codec.size)
+		d.InStart = from
+		for f := from; f <= s.received[s.cfg.Local] && f < from+int32(run); f++ {
+			d.Inputs = s.codec.append(d.Inputs, s.inputs[s.cfg.Local][f&ringMask])
+		}
+		s.fillDesync(p, d)
+		pr.sent += s.sendPacket(pr.addr, pk, now)
+	}
+	s.sendSpectators(now)
+}
+
+func (s *Session[I]) fillCommon(d *Data, echo int64, echoAt, now time.Duration) {
+	d.Frame, d.Ping = s.cur, int64(now)+1 // +1: 0 means no ping
+	if echo > 0 {
+		d.Echo, d.Hold = echo, int64(now-echoAt)
+	}
+	for p := range s.cfg.Players {
+		st := PlayerStatus{Frame: s.received[p]}
+		if s.gone[p] != never {
+			st = PlayerStatus{Gone: true, Frame: s.gone[p] - 1}
+		}
+		d.Players = append(d.Players, st)
+	}
+}
+
+// sendPacket numbers, tags and sends pk; it returns the bytes sent.
+func (s *Session[I]) sendPacket(addr string, pk *Packet, now time.Duration) int {
+	s.seq++
+	pk.Session, pk.Seq = s.cfg.Session, s.seq
+	if pk.From == 0 {
+		pk.From = uint8(s.cfg.Local)
+	}
+	s.out = appendPacket(s.out[:0], pk, s.cfg.Key)
+	if len(s.out) > MaxPacket && pk.Kind == KindData {
+		pk.Data.Answer = nil
+		s.out = appendPacket(s.out[:0], pk, s.cfg.Key)
+		if len(s.out) > MaxPacket {
+			pk.Data.Detail = nil
+			s.out = appendPacket(s.out[:0], pk, s.cfg.Key)
+		}
+	}
+	if err := s.cfg.Transport.Send(addr, s.out); err != nil {
+		s.stats.SendErrors++
+		return 0
+	}
+	s.stats.SentBytes += len(s.out)
+	s.stats.Packets++
+	return len(s.out)
+}
+
+// handleSpectator answers a spectator's hello and keeps its acknowledgement.
+func (s *Session[I]) handleSpectator(p *Packet, from string, now time.Duration) {
+	i := -1
+	for j := range s.specs {
+		if s.specs[j].addr == from {
+			i = j
+		}
+	}
+	if i < 0 {
+		if p.Kind != KindHello || len(s.specs) >= s.cfg.Spectators {
+			s.rd.refused[CodeForged]++ // not a spectator this session knows or has room for
+			return
+		}
+		if !s.helloMatches(&p.Hello, true) {
+			s.rd.refused[CodeMismatch]++
+			return
+		}
+		s.specs = append(s.specs, spectator{addr: from, ack: -1})
+		i = len(s.specs) - 1
+		s.events = append(s.events, Event{Kind: EventJoined, Player: -1, Addr: from})
+	}
+	sp := &s.specs[i]
+	sp.lastHeard = now
+	switch p.Kind {
+	case KindData:
+		sp.ack = max(sp.ack, min(p.Data.Ack, int32(len(s.log))-1))
+		sp.echo, sp.echoAt = p.Data.Ping, now
+	case KindBye:
+		if !sp.gone {
+			sp.gone = true
+			s.events = append(s.events, Event{Kind: EventLeft, Player: -1, Addr: from})
+		}
+	}
+}
+
+// sendSpectators sends each spectator the confirmed inputs it lacks.
+func (s *Session[I]) sendSpectators(now time.Duration) {
+	per := s.cfg.Players*s.codec.size + s.cfg.Players
+	run := max(1, min(maxInputRun, (MaxPacket-200)/per))
+	for i := range s.specs {
+		sp := &s.specs[i]
+		if sp.gone {
+			continue
+		}
+		pk := &Packet{Kind: KindData}
+		d := &pk.Data
+		s.fillCommon(d, sp.echo, sp.echoAt, now)
+		d.Frame = s.final
+		d.AllStart = sp.ack + 1
+		for f := d.AllStart; f < int32(len(s.log)) && f < d.AllStart+int32(run); f++ {
+			c := &s.log[f]
+			for p := range s.cfg.Players {
+				d.All = s.codec.append(d.All, c.In[p])
+			}
+			for p := range s.cfg.Players {
+				d.All = append(d.All, byte(c.Status[p]))
+			}
+		}
+		s.sendPacket(sp.addr, pk, now)
+	}
+}

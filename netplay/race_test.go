@@ -1,0 +1,5 @@
+//go:build race
+
+package netplay_test
+
+const raceOn = true
