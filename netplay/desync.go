@@ -310,11 +310,7 @@ func compareRow(a *ecs.Written, b *Row) int {
 }
 
 func valueText(v any) string {
-	s := fmt.Sprintf("%+v", v)
-	if len(s) > maxRowText {
-		s = s[:maxRowText-3] + "..."
-	}
-	return s
+	return fmt.Sprintf("%+v", v)
 }
 
 func entityOf(id, gen uint32) ecs.Entity {

@@ -35,7 +35,7 @@ const (
 	maxDigests    = 8
 	maxSystems    = 64
 	maxRowHashes  = 64
-	maxRowText    = 48
+	maxRowText    = 96
 )
 
 // Kind is what a packet carries.
@@ -226,7 +226,7 @@ func appendQuery(dst []byte, q *RowQuery) []byte {
 
 func appendText(dst []byte, s string) []byte {
 	if len(s) > maxRowText {
-		s = s[:maxRowText]
+		s = s[:maxRowText-3] + "..."
 	}
 	return append(append(dst, byte(len(s))), s...)
 }
