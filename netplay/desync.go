@@ -243,9 +243,10 @@ func (s *Session[I]) handleAnswer(p int, a *RowAnswer) {
 // answer, to a data packet for p.
 func (s *Session[I]) fillDesync(p int, d *Data) {
 	n := len(s.checkOrder)
-	for i := max(0, n-4); i < n; i++ {
-		f := s.checkOrder[i]
-		d.Digests = append(d.Digests, StepDigest{Frame: f, Hash: s.checks[f].hash})
+	for i := max(0, n-2); i < n; i++ {
+		if f := s.checkOrder[i]; s.final-f < 12 { // sent in the 12 steps after it is final
+			d.Digests = append(d.Digests, StepDigest{Frame: f, Hash: s.checks[f].hash})
+		}
 	}
 	sr := s.desyncs[p]
 	if sr == nil {

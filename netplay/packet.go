@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"math"
 )
 
 // The wire format: every packet is a header, a payload of its kind and an
@@ -75,9 +74,9 @@ type Hello struct {
 type Data struct {
 	Frame   int32  // the sender's current step
 	Advance int16  // the sender's advantage over the receiver, in steps
-	Ping    int64  // the sender's clock when sent, ns
-	Echo    int64  // the last Ping the sender got from the receiver (0: none)
-	Hold    int64  // how long the sender held Echo before this packet, ns
+	Ping    uint32 // the sender's clock when sent, in µs (wrapping; 0: none)
+	Echo    uint32 // the last Ping the sender got from the receiver (0: none)
+	Hold    uint16 // how long the sender held Echo before this packet, in 10 µs
 	Ack     int32  // the last step of the receiver's inputs the sender has, contiguous
 	InStart int32  // the first step of Inputs
 	Inputs  []byte // the sender's inputs from InStart, InputSize bytes each
@@ -160,9 +159,9 @@ func appendData(dst []byte, d *Data) []byte {
 	le := binary.LittleEndian
 	dst = le.AppendUint32(dst, uint32(d.Frame))
 	dst = le.AppendUint16(dst, uint16(d.Advance))
-	dst = le.AppendUint64(dst, uint64(d.Ping))
-	dst = le.AppendUint64(dst, uint64(d.Echo))
-	dst = le.AppendUint64(dst, uint64(d.Hold))
+	dst = le.AppendUint32(dst, d.Ping)
+	dst = le.AppendUint32(dst, d.Echo)
+	dst = le.AppendUint16(dst, d.Hold)
 	dst = le.AppendUint32(dst, uint32(d.Ack))
 	dst = le.AppendUint32(dst, uint32(d.InStart))
 	dst = le.AppendUint16(dst, uint16(len(d.Inputs)))
@@ -358,7 +357,7 @@ func decodePacket(b []byte, key []byte) (*Packet, error) {
 
 func decodeData(d *decoder, p *Data) {
 	p.Frame, p.Advance = int32(d.u32()), int16(d.u16())
-	p.Ping, p.Echo, p.Hold = int64(d.u64()), int64(d.u64()), int64(d.u64())
+	p.Ping, p.Echo, p.Hold = d.u32(), d.u32(), d.u16()
 	p.Ack, p.InStart = int32(d.u32()), int32(d.u32())
 	p.Inputs = d.take(int(d.u16()))
 	p.AllStart = int32(d.u32())
@@ -407,8 +406,8 @@ func decodeData(d *decoder, p *Data) {
 		}
 		p.Answer = a
 	}
-	if d.err == nil && (p.Frame < 0 || p.InStart < 0 || p.AllStart < 0 || p.Ack < -1 || p.Hold < 0 || p.Hold > math.MaxInt64/2) {
-		d.err = fmt.Errorf("a negative step or hold (step %d, inputs from %d, all from %d, ack %d, hold %d)", p.Frame, p.InStart, p.AllStart, p.Ack, p.Hold)
+	if d.err == nil && (p.Frame < 0 || p.InStart < 0 || p.AllStart < 0 || p.Ack < -1) {
+		d.err = fmt.Errorf("a negative step (step %d, inputs from %d, all from %d, ack %d)", p.Frame, p.InStart, p.AllStart, p.Ack)
 	}
 }
 

@@ -16,7 +16,7 @@ type peer struct {
 	frameAt     time.Duration // when that packet came
 	adv         int16         // its advantage over us, as it last said
 	rtt         time.Duration
-	echo        int64         // its last Ping
+	echo        uint32        // its last Ping
 	echoAt      time.Duration // when it came
 	sent, recv  int           // bytes
 }
@@ -26,7 +26,7 @@ type spectator struct {
 	addr      string
 	ack       int32
 	lastHeard time.Duration
-	echo      int64
+	echo      uint32
 	echoAt    time.Duration
 	gone      bool
 }
@@ -124,7 +124,8 @@ func (s *Session[I]) handleData(pl int, d *Data, now time.Duration) {
 	}
 	pr.echo, pr.echoAt = d.Ping, now
 	if d.Echo > 0 {
-		if rtt := now - time.Duration(d.Echo) - time.Duration(d.Hold); rtt >= 0 {
+		if us := micros(now) - d.Echo - uint32(d.Hold)*10; us < 10_000_000 {
+			rtt := time.Duration(us) * time.Microsecond
 			if pr.rtt == 0 {
 				pr.rtt = rtt
 			} else {
@@ -203,18 +204,40 @@ func (s *Session[I]) send(now time.Duration) {
 	s.sendSpectators(now)
 }
 
-func (s *Session[I]) fillCommon(d *Data, echo int64, echoAt, now time.Duration) {
-	d.Frame, d.Ping = s.cur, int64(now)+1 // +1: 0 means no ping
-	if echo > 0 {
-		d.Echo, d.Hold = echo, int64(now-echoAt)
+func (s *Session[I]) fillCommon(d *Data, echo uint32, echoAt, now time.Duration) {
+	d.Frame, d.Ping = s.cur, micros(now)
+	d.Echo, d.Hold = pong(echo, echoAt, now)
+	anyGone := false
+	for p := range s.cfg.Players {
+		anyGone = anyGone || p != s.cfg.Local && s.gone[p] != never
 	}
 	for p := range s.cfg.Players {
+		if !anyGone {
+			break // what a peer knows of the others matters only once one is gone
+		}
 		st := PlayerStatus{Frame: s.received[p]}
 		if s.gone[p] != never {
 			st = PlayerStatus{Gone: true, Frame: s.gone[p] - 1}
 		}
 		d.Players = append(d.Players, st)
 	}
+}
+
+// micros is t in µs as a wrapping ping stamp, never 0 (none).
+func micros(t time.Duration) uint32 {
+	if us := uint32(t / time.Microsecond); us != 0 {
+		return us
+	}
+	return 1
+}
+
+// pong is the echo of a ping received at echoAt, and its hold, for now.
+func pong(echo uint32, echoAt, now time.Duration) (uint32, uint16) {
+	hold := (now - echoAt) / (10 * time.Microsecond)
+	if echo == 0 || hold > 0xFFFF {
+		return 0, 0
+	}
+	return echo, uint16(hold)
 }
 
 // sendPacket numbers, tags and sends pk; it returns the bytes sent.

@@ -36,7 +36,7 @@ type Spectator[I comparable] struct {
 	heard  time.Duration
 	last   time.Duration
 	acc    time.Duration
-	echo   int64
+	echo   uint32
 	echoAt time.Duration
 	seq    uint32
 	buf    []byte
@@ -172,10 +172,8 @@ func (s *Spectator[I]) send(now time.Duration) {
 	if s.joined {
 		pk = &Packet{Kind: KindData, From: spectatorFrom}
 		d := &pk.Data
-		d.Frame, d.Ack, d.Ping = int32(s.cur), int32(len(s.known))-1, int64(now)+1
-		if s.echo > 0 {
-			d.Echo, d.Hold = s.echo, int64(now-s.echoAt)
-		}
+		d.Frame, d.Ack, d.Ping = int32(s.cur), int32(len(s.known))-1, micros(now)
+		d.Echo, d.Hold = pong(s.echo, s.echoAt, now)
 	}
 	if s.ended {
 		return
