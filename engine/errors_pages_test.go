@@ -20,7 +20,7 @@ import (
 )
 
 // The packages whose Code constants docs/errors.md documents.
-var codePackages = []string{"../jobs", "../safety", "../ecs", "../engine", "../replay"}
+var codePackages = []string{"../jobs", "../safety", "../ecs", "../engine", "../replay", "../netplay"}
 
 var (
 	codeHeading = regexp.MustCompile(`(?m)^### (WEFT-[A-Z]\d{3}) .+$`)

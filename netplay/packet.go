@@ -133,8 +133,9 @@ type Row struct {
 	Value     string
 }
 
-// appendPacket writes p with key's tag.
-func appendPacket(dst []byte, p *Packet, key []byte) []byte {
+// AppendPacket appends p to dst, tagged with key: the bytes a session
+// sends, for a transport's tests or a tool that speaks to peers.
+func AppendPacket(dst []byte, p *Packet, key []byte) []byte {
 	start := len(dst)
 	dst = append(dst, wireMagic0, wireMagic1, wireVersion, byte(p.Kind))
 	dst = binary.LittleEndian.AppendUint64(dst, p.Session)

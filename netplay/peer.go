@@ -97,9 +97,33 @@ func (s *Session[I]) handle(p *Packet, from string, now time.Duration) {
 }
 
 func (s *Session[I]) helloMatches(h *Hello, spectator bool) bool {
-	w := s.hello
-	return h.Game == w.Game && h.Players == w.Players && h.InputSize == w.InputSize &&
-		h.StepNs == w.StepNs && h.Spectator == spectator && (spectator || h.Delay == w.Delay && h.Window == w.Window)
+	want := s.hello
+	want.Spectator = spectator
+	return CheckHello(want, *h) == nil
+}
+
+// CheckHello compares a peer's hello with this session's: a peer joins
+// only with the same game, players, input size and step rate, and (a
+// player, not a spectator) the same input delay and window. A difference
+// is WEFT-N006 naming it; the session counts it and ignores the peer.
+func CheckHello(mine, theirs Hello) error {
+	for _, d := range []struct {
+		what      string
+		mine, got any
+	}{
+		{"game (Config.Game)", mine.Game, theirs.Game}, {"players", mine.Players, theirs.Players},
+		{"input size in bytes", mine.InputSize, theirs.InputSize}, {"step (ns, Config.StepRate)", mine.StepNs, theirs.StepNs},
+		{"spectator", mine.Spectator, theirs.Spectator},
+	} {
+		if d.mine != d.got {
+			return errorf(CodeMismatch, nil, "a peer's hello has %v as its %s, this session %v: run the same build of the game with the same settings", d.got, d.what, d.mine)
+		}
+	}
+	if !mine.Spectator && (mine.Delay != theirs.Delay || mine.Window != theirs.Window) {
+		return errorf(CodeMismatch, nil, "a peer's hello has input delay %d and window %d, this session %d and %d: give every peer the same Config.InputDelay and Config.Window",
+			theirs.Delay, theirs.Window, mine.Delay, mine.Window)
+	}
+	return nil
 }
 
 func (s *Session[I]) startIfAll(now time.Duration) {
@@ -247,13 +271,13 @@ func (s *Session[I]) sendPacket(addr string, pk *Packet, now time.Duration) int 
 	if pk.From == 0 {
 		pk.From = uint8(s.cfg.Local)
 	}
-	s.out = appendPacket(s.out[:0], pk, s.cfg.Key)
+	s.out = AppendPacket(s.out[:0], pk, s.cfg.Key)
 	if len(s.out) > MaxPacket && pk.Kind == KindData {
 		pk.Data.Answer = nil
-		s.out = appendPacket(s.out[:0], pk, s.cfg.Key)
+		s.out = AppendPacket(s.out[:0], pk, s.cfg.Key)
 		if len(s.out) > MaxPacket {
 			pk.Data.Detail = nil
-			s.out = appendPacket(s.out[:0], pk, s.cfg.Key)
+			s.out = AppendPacket(s.out[:0], pk, s.cfg.Key)
 		}
 	}
 	if err := s.cfg.Transport.Send(addr, s.out); err != nil {

@@ -23,10 +23,10 @@ func samplePackets() map[string][]byte {
 		Answer: &RowAnswer{RowQuery: RowQuery{Frame: 0, System: 1, Lo: 4, Hi: 6},
 			Rows: []Row{{ID: 3, Gen: 0, Component: "Body", Sum: 5, Value: "{X:1}"}}}}}
 	return map[string][]byte{
-		"hello": appendPacket(nil, &Packet{Kind: KindHello, Session: 42, From: 1, Seq: 1, Hello: Hello{Game: 5, Players: 2, InputSize: 3, StepNs: 16666666}}, testKey),
-		"data":  appendPacket(nil, data, testKey),
-		"bye":   appendPacket(nil, &Packet{Kind: KindBye, Session: 42, From: 1, Seq: 9}, testKey),
-		"spect": appendPacket(nil, &Packet{Kind: KindData, Session: 42, From: spectatorFrom, Seq: 3, Data: Data{Ack: -1, AllStart: 0, All: []byte{1, 2, 3}}}, testKey),
+		"hello": AppendPacket(nil, &Packet{Kind: KindHello, Session: 42, From: 1, Seq: 1, Hello: Hello{Game: 5, Players: 2, InputSize: 3, StepNs: 16666666}}, testKey),
+		"data":  AppendPacket(nil, data, testKey),
+		"bye":   AppendPacket(nil, &Packet{Kind: KindBye, Session: 42, From: 1, Seq: 9}, testKey),
+		"spect": AppendPacket(nil, &Packet{Kind: KindData, Session: 42, From: spectatorFrom, Seq: 3, Data: Data{Ack: -1, AllStart: 0, All: []byte{1, 2, 3}}}, testKey),
 	}
 }
 
@@ -36,16 +36,16 @@ func TestReaderRoundTrip(t *testing.T) {
 	for name, b := range samplePackets() {
 		p, err := newTestReader().Read(b, "b", 12)
 		require.NoError(t, err, name)
-		assert.Equal(t, b, appendPacket(nil, p, testKey), name)
+		assert.Equal(t, b, AppendPacket(nil, p, testKey), name)
 	}
 }
 
 func TestReaderRefuses(t *testing.T) {
 	data := samplePackets()["data"]
 	flip := func(i int) []byte { b := append([]byte(nil), data...); b[i] ^= 1; return b }
-	other := appendPacket(nil, &Packet{Kind: KindBye, Session: 43, From: 1, Seq: 1}, testKey)
-	farSeq := appendPacket(nil, &Packet{Kind: KindBye, Session: 42, From: 1, Seq: 1 << 20}, testKey)
-	far := appendPacket(nil, &Packet{Kind: KindData, Session: 42, From: 1, Seq: 8, Data: Data{Frame: 5000}}, testKey)
+	other := AppendPacket(nil, &Packet{Kind: KindBye, Session: 43, From: 1, Seq: 1}, testKey)
+	farSeq := AppendPacket(nil, &Packet{Kind: KindBye, Session: 42, From: 1, Seq: 1 << 20}, testKey)
+	far := AppendPacket(nil, &Packet{Kind: KindData, Session: 42, From: 1, Seq: 8, Data: Data{Frame: 5000}}, testKey)
 	for _, c := range []struct {
 		name string
 		b    []byte
@@ -78,10 +78,10 @@ func TestReaderRefuses(t *testing.T) {
 	_, err = r.Read(data, "b", 12)
 	assert.ErrorIs(t, err, ErrReplayed, "the same packet again")
 	for s := uint32(8); s < 80; s++ {
-		_, err = r.Read(appendPacket(nil, &Packet{Kind: KindBye, Session: 42, From: 1, Seq: s}, testKey), "b", 12)
+		_, err = r.Read(AppendPacket(nil, &Packet{Kind: KindBye, Session: 42, From: 1, Seq: s}, testKey), "b", 12)
 		require.NoError(t, err)
 	}
-	_, err = r.Read(appendPacket(nil, &Packet{Kind: KindBye, Session: 42, From: 1, Seq: 6}, testKey), "b", 12)
+	_, err = r.Read(AppendPacket(nil, &Packet{Kind: KindBye, Session: 42, From: 1, Seq: 6}, testKey), "b", 12)
 	assert.ErrorIs(t, err, ErrReplayed, "older than the window")
 	assert.Equal(t, 2, r.Refused(CodeReplayed))
 }
@@ -137,7 +137,7 @@ func read(t *testing.T, b []byte) {
 		}
 		return
 	}
-	if again := appendPacket(nil, p, testKey); string(again) != string(b) {
+	if again := AppendPacket(nil, p, testKey); string(again) != string(b) {
 		t.Fatalf("accepted %x, which encodes back as %x", b, again)
 	}
 }

@@ -41,6 +41,16 @@ type Event struct {
 	Report *Report // for EventDesync and EventDesyncReport
 }
 
+// Err is a desync event's error: WEFT-N007 with its Report; nil for the
+// other events.
+func (e Event) Err() error {
+	if (e.Kind != EventDesync && e.Kind != EventDesyncReport) || e.Report == nil {
+		return nil
+	}
+	return &Error{Code: CodeDesync, Report: e.Report, Msg: e.Report.String() +
+		"; a system's writes must depend only on what it reads and the inputs (docs/guide/19-netplay.md)"}
+}
+
 // Session is one peer of a peer-to-peer game of 2 to 4 players and its
 // spectators. Every method is executed only by the game's owner
 // goroutine, between steps.

@@ -180,7 +180,7 @@ func (s *Spectator[I]) send(now time.Duration) {
 	}
 	s.seq++
 	pk.Session, pk.Seq = s.cfg.Session, s.seq
-	s.out = appendPacket(s.out[:0], pk, s.cfg.Key)
+	s.out = AppendPacket(s.out[:0], pk, s.cfg.Key)
 	if err := s.cfg.Transport.Send(s.cfg.Host, s.out); err != nil {
 		s.stats.SendErrors++
 		return
@@ -210,7 +210,7 @@ func (s *Spectator[I]) Leave() {
 		return
 	}
 	s.seq++
-	s.out = appendPacket(s.out[:0], &Packet{Kind: KindBye, From: spectatorFrom, Session: s.cfg.Session, Seq: s.seq}, s.cfg.Key)
+	s.out = AppendPacket(s.out[:0], &Packet{Kind: KindBye, From: spectatorFrom, Session: s.cfg.Session, Seq: s.seq}, s.cfg.Key)
 	_ = s.cfg.Transport.Send(s.cfg.Host, s.out)
 	s.ended = true
 }
