@@ -13,7 +13,8 @@
 # Today: jobs FuzzGraph (the job graph), ecs FuzzCommands (playback against
 # a model) and FuzzLoad (save files), replay FuzzRead (replay files),
 # profile FuzzReadReport (captures given to headless -compare),
-# internal/interact FuzzScene (the interaction scene's seed).
+# internal/interact FuzzScene (the interaction scene's seed), netplay
+# FuzzReader (packets as they arrive from the network).
 #
 # FUZZPARALLEL (default 2) is go test's -parallel, the fuzzing processes;
 # FUZZMINIMIZE (default 5s) bounds the time spent shrinking each new input,
