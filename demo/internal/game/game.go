@@ -13,6 +13,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/netplay"
 	"github.com/weft-engine/weft/profile"
 	"github.com/weft-engine/weft/replay"
 	"github.com/weft-engine/weft/systems"
@@ -69,6 +70,8 @@ type Config struct {
 	// fountain waits for the player to start (Start). Without it the game
 	// starts Playing.
 	Title bool
+	// Netplay adds the inputs of a game played together (net.go).
+	Netplay bool
 }
 
 // DefaultConfig is the demo's configuration: 20000 entities, the default
@@ -98,11 +101,12 @@ type Game struct {
 	lost     *Lost    // seekers despawned (wake.go)
 	impacts  *Impacts // hard landings (impact.go)
 	comps    *comps
-	pending  *ecs.Commands       // bursts, applied before the next step
-	rng      *rand.Rand          // the owner's, for bursts; its source is a resource of the world
-	fountain *Fountain           // the fountain's switch, a resource of the world
-	rec      *replay.Recorder    // while recording (Record)
-	mode     *engine.State[Mode] // title, playing or paused (mode.go)
+	pending  *ecs.Commands             // bursts, applied before the next step
+	rng      *rand.Rand                // the owner's, for bursts; its source is a resource of the world
+	fountain *Fountain                 // the fountain's switch, a resource of the world
+	rec      *replay.Recorder          // while recording (Record)
+	mode     *engine.State[Mode]       // title, playing or paused (mode.go)
+	net      *netplay.Inputs[NetInput] // with Config.Netplay (net.go)
 
 	// The world's extent, in world units, from (0, 0).
 	Width, Height float64
@@ -232,6 +236,7 @@ func New(cfg Config) (*Game, error) {
 		g.addImpact(),
 		ecs.AddResource(w, g.fountain),
 		ecs.AddResource(w, burstSrc),
+		g.addNet(),
 		eng.AddExclusive(engine.PreUpdate, newFountain(c, cfg.Seed, w),
 			engine.EveryN(FountainEvery), engine.WhileRes(func(f *Fountain) bool { return f.On }), play),
 		eng.Add(engine.PreUpdate, newRecruiter(c, cfg.Entities), engine.EveryN(RecruitEvery), unpaused), // seekers.go
