@@ -202,6 +202,10 @@ func (s *Session[I]) timeouts(now time.Duration) {
 // send sends every peer a packet: a hello until the session starts, then
 // data: its inputs not yet acknowledged, the time sync, the digests.
 func (s *Session[I]) send(now time.Duration) {
+	if s.sentAt != 0 && now-s.sentAt < s.step*9/10 {
+		return // one packet a peer a step: a game that updates faster sends no more
+	}
+	s.sentAt = now
 	for p := range s.cfg.Players {
 		pr := &s.peers[p]
 		if p == s.cfg.Local || pr.addr == "" || s.gone[p] != never {

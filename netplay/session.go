@@ -89,7 +89,8 @@ type Session[I comparable] struct {
 	log    []Confirmed[I]
 	acc    time.Duration
 	last   time.Duration
-	cool   int // steps until time sync may skip again
+	sentAt time.Duration // when the last packets were sent
+	cool   int           // steps until time sync may skip again
 	seq    uint32
 	buf    []byte
 	out    []byte

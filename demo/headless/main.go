@@ -4,6 +4,7 @@
 //	go run ./demo/headless -steps N [-entities M] [-workers W] [-batch B] [-json] [-trace file] [-record file] [-inspect ID]
 //	go run ./demo/headless -replay file [-workers W] [-batch B]
 //	go run ./demo/headless -compare a.json b.json
+//	go run ./demo/headless -host :7777 | -join 127.0.0.1:7777 | -spectate 127.0.0.1:7777 -steps N [-entities M]
 //
 // It runs N fixed steps and prints the engine's timing table and a hash of
 // the final world state (the same for every worker count and batch size),
@@ -20,7 +21,10 @@
 // such files side by side, figure by figure: the first's value, the
 // second's, and the difference. Wrong flags, and a -trace or -record file
 // that cannot be written, print why and the usage and exit 2; -entities
-// is at most game.MaxEntities.
+// is at most game.MaxEntities. -host, -join and -spectate play the demo
+// together over UDP (net.go): each player's bursts and fountain switches
+// are scripted inputs, and each prints the world digest of step N-1, the
+// same on every peer and spectator.
 package main
 
 import (
@@ -47,7 +51,9 @@ type options struct {
 	json           bool
 	trace          string
 	record, replay string
-	inspect        uint // an entity's ID to describe after the run; 0: none
+	inspect        uint   // an entity's ID to describe after the run; 0: none
+	host, join     string // netplay: the address to bind as the host, or the host's to join (net.go)
+	spectate       string // netplay: the host's address to watch
 }
 
 // maxWindow bounds the timings window: the summary covers every frame up
@@ -76,6 +82,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.trace, "trace", "", "write the last step's Chrome trace JSON to `file`")
 	fs.StringVar(&o.record, "record", "", "record the run into a replay `file`")
 	fs.StringVar(&o.replay, "replay", "", "verify the replay `file` step by step (no -steps)")
+	fs.StringVar(&o.host, "host", "", "play together: host a game of two on `addr` (\":7777\"), -steps steps")
+	fs.StringVar(&o.join, "join", "", "play together: join the host at `addr` (\"127.0.0.1:7777\")")
+	fs.StringVar(&o.spectate, "spectate", "", "watch the host at `addr` play")
 	fs.UintVar(&o.inspect, "inspect", 0, "after the run, print entity `ID`'s components and the systems that read or write it")
 	code, ok := o.ParseFlags(fs, args, func() string {
 		switch {
@@ -94,6 +103,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	run := simulate
 	if o.replay != "" {
 		run = func(o options, stdout io.Writer) error { return verify(o, o.replay, stdout) }
+	}
+	if o.host != "" || o.join != "" || o.spectate != "" {
+		run = playNet
 	}
 	if err := run(o, stdout); err != nil {
 		fmt.Fprintln(stderr, "headless:", err)
