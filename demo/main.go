@@ -49,7 +49,8 @@ type options struct {
 	baseline             string // a capture file to compare with
 	budget               time.Duration
 	record, replay       string
-	title                bool // stay on the title screen in a -steps run
+	title                bool   // stay on the title screen in a -steps run
+	host, join, spectate string // play together (netwin.go)
 }
 
 // parse reads the flags; on wrong flags it prints the usage to stderr and
@@ -74,6 +75,9 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 	fs.StringVar(&o.baseline, "baseline", "", "compare the systems table with the capture `file` (key G, or headless -json, wrote it)")
 	fs.StringVar(&o.record, "record", "", "record the run into a replay `file`")
 	fs.StringVar(&o.replay, "replay", "", "play the replay `file` back as it happened (-entities is the recording's)")
+	fs.StringVar(&o.host, "host", "", "play together: host a game of two on `addr` (\":7777\")")
+	fs.StringVar(&o.join, "join", "", "play together: join the host at `addr` (\"127.0.0.1:7777\")")
+	fs.StringVar(&o.spectate, "spectate", "", "watch the host at `addr` play")
 	fs.DurationVar(&o.budget, "budget", 0, "freeze the timeline on the first step that takes longer, e.g. 16.6ms, after the warm-up (the first second, and the second after a new worker count, a rewind or a load), and write its trace into -tracedir (0: off)")
 	code, ok := o.ParseFlags(fs, args, func() string {
 		switch {
@@ -85,6 +89,8 @@ func parse(args []string, stderr io.Writer) (options, int, bool) {
 			return "-steps must not be negative"
 		case o.record != "" && o.replay != "":
 			return "-record and -replay exclude each other"
+		case o.netplay() && (o.record != "" || o.replay != ""):
+			return "-host, -join and -spectate take no -record or -replay"
 		case o.title && (o.steps == 0 || o.replay != ""):
 			return "-title needs -steps, and no -replay: a run without -steps starts on the title screen"
 		case o.screenshot != "" && o.steps == 0:

@@ -40,6 +40,8 @@ func newGame(o options) (g *game.Game, rp *replaying, done func() error, err err
 		return g, &replaying{path: o.replay, rec: rec, player: p, cfg: cfg}, done, err
 	}
 	cfg.Title = o.steps == 0 || o.title // a timed run (-steps) skips the title and starts playing, unless -title
+	cfg.Netplay = o.netplay()
+	cfg.Title = cfg.Title && !cfg.Netplay // a game played together starts playing
 	if g, err = game.New(cfg); err != nil {
 		return nil, nil, nil, err
 	}

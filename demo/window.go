@@ -61,6 +61,13 @@ func play(o options, log io.Writer) (st stats, err error) {
 		return st, err
 	}
 	w.rp = rp
+	if o.netplay() {
+		if w.net, err = newNetWin(g, o); err != nil {
+			return st, err
+		}
+		defer func() { err = errors.Join(err, w.net.close()) }()
+		w.ov.Add(w.netPanel())
+	}
 	ebiten.SetWindowSize(game.ScreenW, game.ScreenH)
 	ebiten.SetWindowTitle("weft demo")
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
@@ -95,6 +102,7 @@ type window struct {
 	ptr game.Pointer
 	// rp plays a recording (-replay) instead of the player's input.
 	rp    *replaying
+	net   *netWin // playing together (-host, -join, -spectate; netwin.go)
 	ov    *overlay.Overlay
 	title []*ebiten.Image // the title card's lines (status.go)
 	spr   *sprites
@@ -211,6 +219,9 @@ func (w *window) Update() error {
 		}
 		return w.replayStep(w.ctl.Runs(act))
 	}
+	if w.net != nil {
+		return w.netStep(act, onOverlay)
+	}
 	w.timeKeys(act)
 	w.inspectKeys()
 	in := w.readInput(onOverlay)
@@ -273,6 +284,7 @@ func (w *window) Draw(screen *ebiten.Image) {
 	e := w.g.Engine()
 	w.spr.draw(screen, e.Snapshot(), *e.Camera(), w.g.Width, w.g.Height)
 	w.drawInspected(screen)
+	w.drawCursors(screen)
 	w.drawTitle(screen)
 	w.st.Replay = w.replayStatus()
 	last := w.o.steps > 0 && w.st.Steps >= w.o.steps && !w.shot
