@@ -106,26 +106,11 @@ func (w *window) netStep(act game.Actions, onOverlay bool) error {
 		events = n.sp.Events()
 	}
 	for _, ev := range events {
-		w.say("netplay: " + eventText(ev))
+		w.say("netplay: " + ev.String())
 	}
 	n.frames++
 	w.st.Steps++
 	return err
-}
-
-func eventText(ev netplay.Event) string {
-	names := [...]string{"joined", "started", "interrupted", "resumed", "disconnected", "left", "ended", "desync", "desync report"}
-	s := names[ev.Kind]
-	switch {
-	case ev.Player >= 0:
-		s += fmt.Sprintf(" (player %d, %s)", ev.Player, ev.Addr)
-	case ev.Addr != "":
-		s += " (spectator, " + ev.Addr + ")"
-	}
-	if ev.Report != nil {
-		s += ": " + ev.Report.String()
-	}
-	return s
 }
 
 // drawCursors draws the other players' cursors over the world, from the

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -39,6 +40,25 @@ type Event struct {
 	Step   int     // the step it takes effect at, where it has one
 	Addr   string  // the peer's address
 	Report *Report // for EventDesync and EventDesyncReport
+}
+
+// String says what happened, to whom, for a log or the screen.
+func (e Event) String() string {
+	names := [...]string{"joined", "started", "interrupted", "resumed", "disconnected", "left", "ended", "desync", "desync report"}
+	s := fmt.Sprintf("event(%d)", e.Kind)
+	if int(e.Kind) < len(names) {
+		s = names[e.Kind]
+	}
+	switch {
+	case e.Player >= 0:
+		s += fmt.Sprintf(" (player %d, %s)", e.Player, e.Addr)
+	case e.Addr != "":
+		s += " (spectator, " + e.Addr + ")"
+	}
+	if e.Report != nil {
+		s += ": " + e.Report.String()
+	}
+	return s
 }
 
 // Err is a desync event's error: WEFT-N007 with its Report; nil for the

@@ -68,7 +68,7 @@ func playNet(o options, stdout io.Writer) (err error) {
 			return err
 		}
 		for _, ev := range s.Events() {
-			fmt.Fprintf(stdout, "netplay: %s\n", eventText(ev))
+			fmt.Fprintf(stdout, "netplay: %s\n", ev.String())
 		}
 		if doneAt.IsZero() && s.ConfirmedStep() >= o.steps-1 {
 			doneAt = time.Now()
@@ -102,7 +102,7 @@ func spectate(o options, g *game.Game, udp *netplay.UDP, deadline time.Time, std
 			return err
 		}
 		for _, ev := range sp.Events() {
-			fmt.Fprintf(stdout, "netplay: %s\n", eventText(ev))
+			fmt.Fprintf(stdout, "netplay: %s\n", ev.String())
 		}
 		time.Sleep(time.Second / 240)
 	}
@@ -112,19 +112,4 @@ func spectate(o options, g *game.Game, udp *netplay.UDP, deadline time.Time, std
 	}
 	_, err = fmt.Fprintf(stdout, "watched %d steps; step %d world digest %016x\n", sp.Step(), o.steps-1, sp.Ran()[o.steps-1].Hash)
 	return err
-}
-
-func eventText(ev netplay.Event) string {
-	names := [...]string{"joined", "started", "interrupted", "resumed", "disconnected", "left", "ended", "desync", "desync report"}
-	s := names[ev.Kind]
-	switch {
-	case ev.Player >= 0:
-		s += fmt.Sprintf(" (player %d, %s)", ev.Player, ev.Addr)
-	case ev.Addr != "":
-		s += " (spectator, " + ev.Addr + ")"
-	}
-	if ev.Report != nil {
-		s += ": " + ev.Report.String()
-	}
-	return s
 }
