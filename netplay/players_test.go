@@ -213,3 +213,34 @@ func TestDesyncNamed(t *testing.T) {
 		assert.NotEmpty(t, r.Remote)
 	}
 }
+
+// A game's own predictor is used for a remote input not arrived yet, and
+// junk on the network (noise, another session's packets, a peer's packet
+// replayed) is refused and counted while the session goes on.
+func TestPredictorAndJunk(t *testing.T) {
+	predicted := 0
+	tb := newTable(t, tableOpts{peers: 2, bodies: 16, delay: 1, seed: 6,
+		link: netplay.LinkConfig{Delay: 50 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.05},
+		cfg: func(c *netplay.Config[Pad]) {
+			c.Predict = func(p int, last Pad) Pad { predicted++; last.Fire = false; return last }
+		}})
+	noise := tb.net.Link("noise")
+	other := netplay.AppendPacket(nil, &netplay.Packet{Kind: netplay.KindBye, Session: 43, From: 1, Seq: 1}, netplay.DefaultKey(43))
+	for it := range 400 {
+		tb.clock.Advance(stepDur)
+		if it%10 == 0 {
+			require.NoError(t, noise.Send(addr(0), []byte("not a packet")))
+			require.NoError(t, noise.Send(addr(0), other))
+		}
+		for p, s := range tb.sess {
+			_, err := s.Update(padFor(7, p, s.Step()+1))
+			require.NoError(t, err)
+		}
+	}
+	s0 := tb.sess[0]
+	assert.Positive(t, predicted)
+	assert.Greater(t, s0.Refused(netplay.ErrMalformed), 30) // of 40 sent: the link loses some
+	assert.Greater(t, s0.Refused(netplay.ErrForged), 30)
+	assert.Greater(t, s0.ConfirmedStep(), 300)
+	tb.check(t, 300, 16)
+}
