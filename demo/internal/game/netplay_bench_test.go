@@ -13,8 +13,10 @@ import (
 // session runs them), and a step with and without a snapshot kept after
 // it (the per-step cost of rollback, which Config.Sparse saves).
 
-func benchGame(b *testing.B, keep int) *game.Game {
-	g, err := game.New(game.Config{Entities: 2000, Workers: game.DefaultWorkers(), Seed: 1})
+func benchGame(b *testing.B, keep int) *game.Game { return benchGameOn(b, keep, game.DefaultWorkers()) }
+
+func benchGameOn(b *testing.B, keep, workers int) *game.Game {
+	g, err := game.New(game.Config{Entities: 2000, Workers: workers, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -43,8 +45,12 @@ func stepDigest(b *testing.B, g *game.Game) {
 	}
 }
 
-func BenchmarkNetplayRollback8(b *testing.B) {
-	g := benchGame(b, 10)
+func BenchmarkNetplayRollback8(b *testing.B) { rollback8(b, benchGame(b, 10)) }
+
+// The same on the serial executor.
+func BenchmarkNetplayRollback8Serial(b *testing.B) { rollback8(b, benchGameOn(b, 10, 0)) }
+
+func rollback8(b *testing.B, g *game.Game) {
 	for b.Loop() {
 		if _, err := g.Engine().Rewind(8); err != nil {
 			b.Fatal(err)
