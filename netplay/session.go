@@ -99,7 +99,8 @@ type Session[I comparable] struct {
 	rows     [ringN][][]ecs.Written
 	names    []string // the systems, in the order their digests come
 
-	snap    ecs.Snapshot // Sparse: the world at the start of snapStep
+	digests ecs.DigestMode // what the engine keeps of the next step's writes
+	snap    ecs.Snapshot   // Sparse: the world at the start of snapStep
 	snapped int32
 
 	peers  [MaxPlayers]peer
@@ -123,7 +124,7 @@ type Session[I comparable] struct {
 }
 
 // New makes a session of g, whose world holds in as a resource, as cfg
-// says. It turns the engine's digests on and, unless cfg.Sparse, keeps a
+// says. It sets the engine's digests for each step (on for check steps) and, unless cfg.Sparse, keeps a
 // snapshot after every step (Engine.SetRewind). The first steps, up to
 // the input delay, run with every input zero. Executed only by the owner,
 // between steps, after the engine's Build.
@@ -148,7 +149,7 @@ func New[I comparable](g Game, in *Inputs[I], cfg Config[I]) (*Session[I], error
 	s.rd = NewReader(cfg.Session, cfg.Key, cfg.Peers)
 	s.rd.Learn(cfg.Local, "-") // nobody sends as the local player
 	s.rd.FarAhead = ringN/2 - 8
-	if err := e.SetDigests(ecs.DigestOn); err != nil {
+	if err := e.SetDigests(ecs.DigestOff); err != nil {
 		return nil, errorf(CodeMisuse, err, "New: the engine is inside a step")
 	}
 	if cfg.Sparse {
@@ -270,39 +271,49 @@ func (s *Session[I]) tick(f int32) error {
 		s.in.In[p], s.in.Status[p] = v, st
 		s.used[slot][p] = v
 	}
-	check := s.cfg.DigestEvery > 0 && !s.cfg.NoRows && f%int32(s.cfg.DigestEvery) == 0
-	if check {
-		if err := s.e.SetDigests(ecs.DigestCapture); err != nil {
+	// Digests cost: the systems' only on check steps (with their rows,
+	// unless NoRows), the world's on those and for the log.
+	check := s.cfg.DigestEvery > 0 && f%int32(s.cfg.DigestEvery) == 0
+	mode := ecs.DigestOff
+	switch {
+	case check && !s.cfg.NoRows:
+		mode = ecs.DigestCapture
+	case check:
+		mode = ecs.DigestOn
+	}
+	if mode != s.digests {
+		if err := s.e.SetDigests(mode); err != nil {
 			return errorf(CodeSimulation, err, "step %d", f)
 		}
+		s.digests = mode
 	}
-	err := s.g.Tick()
-	if check {
-		s.keepRows(slot)
-		if err2 := s.e.SetDigests(ecs.DigestOn); err == nil && err2 != nil {
-			err = err2
-		}
-	}
-	if err != nil {
+	if err := s.g.Tick(); err != nil {
 		return errorf(CodeSimulation, err, "step %d of the session", f)
 	}
-	h, err := s.g.Digest()
-	if err != nil {
-		return errorf(CodeSimulation, err, "the world digest after step %d", f)
+	if mode == ecs.DigestCapture {
+		s.keepRows(slot)
 	}
-	s.hashes[slot] = h
-	ds := s.e.Digests()
-	sums := s.sums[slot][:0]
-	if len(s.names) != len(ds) {
-		s.names = s.names[:0]
-		for _, d := range ds {
-			s.names = append(s.names, d.System)
+	if check || s.cfg.Log {
+		h, err := s.g.Digest()
+		if err != nil {
+			return errorf(CodeSimulation, err, "the world digest after step %d", f)
 		}
+		s.hashes[slot] = h
 	}
-	for _, d := range ds {
-		sums = append(sums, d.Sum)
+	if check {
+		ds := s.e.Digests()
+		sums := s.sums[slot][:0]
+		if len(s.names) != len(ds) {
+			s.names = s.names[:0]
+			for _, d := range ds {
+				s.names = append(s.names, d.System)
+			}
+		}
+		for _, d := range ds {
+			sums = append(sums, d.Sum)
+		}
+		s.sums[slot] = sums
 	}
-	s.sums[slot] = sums
 	s.cur = f + 1
 	if s.cfg.Sparse && f <= s.known() && f+1 > s.snapped {
 		if err := s.e.World().Snapshot(&s.snap); err != nil {

@@ -91,3 +91,22 @@ func BenchmarkNetplayRollback8NoHash(b *testing.B) {
 		}
 	}
 }
+
+// The rollback as a session runs it between check steps without a log
+// (Config.Log off): digests off, no world digest.
+func BenchmarkNetplayRollback8Plain(b *testing.B) {
+	g := benchGame(b, 10)
+	if err := g.Engine().SetDigests(ecs.DigestOff); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := g.Engine().Rewind(8); err != nil {
+			b.Fatal(err)
+		}
+		for range 8 {
+			if err := g.Tick(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
