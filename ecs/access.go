@@ -96,14 +96,14 @@ func (d *Decl) Decls() []safety.Decl { return d.decls }
 func (d *Decl) Err() error {
 	errs := slices.Clip(d.err)
 	if d.obs != nil && len(d.obs.observes) == 0 {
-		errs = append(errs, errorf(CodeBadArgument, d.name, "", "observer %q observes nothing, so nothing would call it; in its Build call ecs.Observe[T](b.Decl(), trigger) or ecs.ObserveEvent[T](b.Decl())", d.name))
+		errs = append(errs, errorf(ErrBadArgument, d.name, "", "observer %q observes nothing, so nothing would call it; in its Build call ecs.Observe[T](b.Decl(), trigger) or ecs.ObserveEvent[T](b.Decl())", d.name))
 	}
 	if d.obs != nil {
 		errs = append(errs, d.obs.unheard()...)
 	}
 	for _, r := range d.res {
 		if !r.has() {
-			errs = append(errs, errorf(CodeNoResource, d.name, r.typ.String(),
+			errs = append(errs, errorf(ErrNoResource, d.name, r.typ.String(),
 				"system %q declares resource %v, which the world does not have; call ecs.AddResource(w, &%v{...}) before engine.Build (before or after engine.New)", d.name, r.typ, r.typ))
 		}
 	}
@@ -118,18 +118,18 @@ func (d *Decl) fail(err error) { d.err = append(d.err, err) }
 // while building the frame (in the system's Schedule, or Merge: then it
 // plays back at the end of the next step's frame); the job then uses the
 // buffer alone. Another system's Schedule, Merge or job is refused
-// (CodeUndeclared), as for any token; a negative job with
-// CodeBadArgument.
+// (ErrUndeclared), as for any token; a negative job with
+// ErrBadArgument.
 func (d *Decl) Commands(job int) *Commands {
 	if d == nil {
-		panic(errorf(CodeBadArgument, "", "", "Commands of a nil *ecs.Decl; use the Decl of the system's Builder (b.Decl()), kept from Build"))
+		panic(errorf(ErrBadArgument, "", "", "Commands of a nil *ecs.Decl; use the Decl of the system's Builder (b.Decl()), kept from Build"))
 	}
 	d.cmds.here()
 	if d.obs != nil {
-		d.w.refuse(errorf(CodeBadArgument, d.name, "", "Commands(%d) of observer %q: an observer records into Observed.Commands, which plays in the same playback", job, d.name))
+		d.w.refuse(errorf(ErrBadArgument, d.name, "", "Commands(%d) of observer %q: an observer records into Observed.Commands, which plays in the same playback", job, d.name))
 	}
 	if job < 0 {
-		d.w.refuse(errorf(CodeBadArgument, d.name, "", "Commands(%d) of system %q: the job number must be at least 0", job, d.name))
+		d.w.refuse(errorf(ErrBadArgument, d.name, "", "Commands(%d) of system %q: the job number must be at least 0", job, d.name))
 	}
 	for len(d.bufs) <= job {
 		d.bufs = append(d.bufs, d.w.newCommands(d, -1, len(d.bufs)))
@@ -246,7 +246,7 @@ func (r ResReader[T]) Get() T {
 // Get is the resource, nil if it is absent. Executed only by the owner,
 // outside a frame: in a system's Merge, in an exclusive system's Run, or
 // in setup code. Inside a frame (from a job, or from Schedule while other
-// systems' jobs run) it is refused with CodeRacyWrite: the error goes to
+// systems' jobs run) it is refused with ErrRacyWrite: the error goes to
 // EndFrame and Get panics with it. A job writes the resource with In, from
 // a pass that runs as one job, or sums into it with a Reduction.
 func (r ResWriter[T]) Get() *T {
@@ -255,7 +255,7 @@ func (r ResWriter[T]) Get() *T {
 	}
 	r.u.here()
 	if d := r.u.d; d.w.inFrame { // written only by the owner while no job runs
-		d.w.refuse(errorf(CodeRacyWrite, d.name, r.u.typ,
+		d.w.refuse(errorf(ErrRacyWrite, d.name, r.u.typ,
 			"system %q called ResWriter[%s].Get inside a frame, where jobs may run at the same time; in a job, collect per-chunk values with ecs.NewReduction and add them up in Merge, or run the pass as one job (engine Builder.ChunksInOrder) and use In(chunk); on the owner, write it in Merge", d.name, r.u.typ))
 	}
 	return r.r.Get()
@@ -264,7 +264,7 @@ func (r ResWriter[T]) Get() *T {
 // In is the resource, nil if it is absent, for the job of chunk c. The
 // pass must run as one job over every chunk in chunk order (JobInOrder,
 // engine Builder.ChunksInOrder), so that no other job of the system writes
-// it at the same time; otherwise In is refused with CodeRacyWrite (the
+// it at the same time; otherwise In is refused with ErrRacyWrite (the
 // error goes to EndFrame and In panics with it). Executed only by the job
 // that owns c.
 func (r ResWriter[T]) In(c *Chunk) *T {

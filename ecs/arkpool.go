@@ -106,7 +106,7 @@ type arkState struct {
 // only by the owner.
 func (w *World) arkStateOf() (arkState, *Error) {
 	if !arkLayout.ok {
-		return arkState{}, errorf(CodeNoSnapshot, "", "", "snapshots need Ark's entity pool as github.com/mlange-42/ark v0.8.3 lays it out, and this Ark differs (%s); use the Ark version go.mod pins", arkLayout.why)
+		return arkState{}, errorf(ErrNoSnapshot, "", "", "snapshots need Ark's entity pool as github.com/mlange-42/ark v0.8.3 lays it out, and this Ark differs (%s); use the Ark version go.mod pins", arkLayout.why)
 	}
 	base := unsafe.Pointer(w.ark)
 	return arkState{

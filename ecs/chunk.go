@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/internal/fault"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -62,7 +63,7 @@ func (c *Chunk) column(u *use) unsafe.Pointer {
 			continue
 		}
 		if checked && u.mode == safety.Write && col.mode == safety.Read {
-			c.misuse(u, CodeReadOnly)
+			c.misuse(u, ErrReadOnly)
 		}
 		base := q.tables[c.table].cols[i]
 		if base == nil { // an optional column the table lacks
@@ -70,16 +71,16 @@ func (c *Chunk) column(u *use) unsafe.Pointer {
 		}
 		return unsafe.Add(base, uintptr(c.start)*col.size)
 	}
-	c.misuse(u, CodeNotInQuery)
+	c.misuse(u, ErrNotInQuery)
 	return nil
 }
 
-func (c *Chunk) misuse(u *use, code Code) {
+func (c *Chunk) misuse(u *use, code fault.Code) {
 	q := c.q
 	sys, comp := q.d.name, u.typ
 	var err *Error
 	switch code {
-	case CodeReadOnly:
+	case ErrReadOnly:
 		err = errorf(code, sys, comp, "a job of system %q asked for a write view of %s, which its query declares read-only; declare it with ecs.Write[%s] instead of ecs.Read[%s]", sys, comp, comp, comp)
 	default:
 		err = errorf(code, sys, comp, "a job of system %q asked for a view of %s, which is not a column of its query; pass the token of %s to the query's constructor", sys, comp, comp)

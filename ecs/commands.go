@@ -205,7 +205,7 @@ func (c Component[T]) Remove(b *Commands, e ark.Entity) { record[T](b, opRemove,
 
 // SetEnabled records switching e's T on or off (enable.go); e must be
 // alive and have T when the buffer plays, or the command is skipped as
-// a problem (CodeBadCommand). The switch is seen from the next frame on,
+// a problem (ErrBadCommand). The switch is seen from the next frame on,
 // like any command. T must be enableable by then: declared by a
 // system's ecs.ReadEnabled or ecs.WriteEnabled, or switched by the
 // owner before (a buffer of the owner's, recorded outside a frame, makes

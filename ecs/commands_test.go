@@ -233,6 +233,6 @@ func TestStalePlaceholder(t *testing.T) {
 	require.Len(t, r.Problems, 1)
 	assert.Equal(t, 1, r.Applied)
 	assert.Contains(t, r.Problems[0].Reason, "earlier frame")
-	assert.Equal(t, CodeUnresolved, r.Problems[0].Code)
+	assert.Equal(t, ErrUnresolved, r.Problems[0].Code)
 	assert.ErrorIs(t, r.Err(), ErrUnresolved)
 }

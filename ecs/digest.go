@@ -189,8 +189,8 @@ func (l *layout) denseWords(size uintptr) int {
 // entities of a mix of each one and its components' plain-data leaves,
 // word by word, so it needs no sort. Equal contents give equal digests on
 // every run and machine; its values are not Hash's. A replay records it
-// after every step. During a frame it answers CodeLocked; a component
-// with a pointer-like field, CodeBadArgument. Executed only by the
+// after every step. During a frame it answers ErrLocked; a component
+// with a pointer-like field, ErrBadArgument. Executed only by the
 // owner, outside of frames.
 func (w *World) Digest(comps ...Comp) (uint64, error) {
 	if w.inFrame {
@@ -199,7 +199,7 @@ func (w *World) Digest(comps ...Comp) (uint64, error) {
 	ids := idsOf(comps)
 	for _, id := range ids {
 		if l := &w.layouts[id.Index()]; l.opaque != "" {
-			return 0, errorf(CodeBadArgument, "", w.names[id.Index()], "World.Digest cannot digest %s: its field %s refers to memory outside the component; digest the components that hold plain data", w.names[id.Index()], l.opaque)
+			return 0, errorf(ErrBadArgument, "", w.names[id.Index()], "World.Digest cannot digest %s: its field %s refers to memory outside the component; digest the components that hold plain data", w.names[id.Index()], l.opaque)
 		}
 	}
 	var sum, n uint64

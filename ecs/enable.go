@@ -244,7 +244,7 @@ func (t enabledTok) check(c *Chunk, k kind) bool {
 // carry T, as a column or a With filter: a row whose entity lacks T is
 // neither on nor off, and over a query that may hold such rows without
 // saying so, On and Each would take them for rows where T is on. So a
-// query that does not carry T is refused with CodeNotInQuery, whatever
+// query that does not carry T is refused with ErrNotInQuery, whatever
 // its tables hold; with T an optional column, a table without it has no
 // rows on and none off. Executed only by the job that owns c.
 func (t enabledTok) carries(c *Chunk) bool {
@@ -258,7 +258,7 @@ func (t enabledTok) carries(c *Chunk) bool {
 	if slices.Contains(q.with, tp) {
 		return true
 	}
-	q.w.refuse(errorf(CodeNotInQuery, q.d.name, t.u.typ, "a job of system %q used %s, but %s is not a column of its query, which may then hold entities without it, neither on nor off; pass ecs.Read[%s] to the query's constructor (ecs.Optional of it where some entities lack it), or filter the query with ecs.With[%s]()", q.d.name, t.u.token(), t.u.typ, t.u.typ, t.u.typ))
+	q.w.refuse(errorf(ErrNotInQuery, q.d.name, t.u.typ, "a job of system %q used %s, but %s is not a column of its query, which may then hold entities without it, neither on nor off; pass ecs.Read[%s] to the query's constructor (ecs.Optional of it where some entities lack it), or filter the query with ecs.With[%s]()", q.d.name, t.u.token(), t.u.typ, t.u.typ, t.u.typ))
 	return false
 }
 
@@ -268,7 +268,7 @@ func (t enabledTok) carries(c *Chunk) bool {
 // for the chunk. Words of 64 rows that are all off cost one test.
 //
 // The query must carry T, as a column or a With filter (else every call
-// through the token is refused with CodeNotInQuery); a row whose entity
+// through the token is refused with ErrNotInQuery); a row whose entity
 // lacks T (T optional, its table without it) is neither on nor off: On,
 // Off, Each and Runs skip it, Enabled reports false, Set refuses it.
 // Executed only by the job that owns c.
@@ -474,7 +474,7 @@ func (w EnabledWriter[T]) Set(c *Chunk, row int, on bool) {
 	has := w.check(c, kindWriteEnabled)
 	e := c.entity(w.u, row)
 	if !has {
-		c.q.w.refuse(errorf(CodeNotFound, c.q.d.name, w.u.typ, "%s of system %q was given row %d, whose entity has no %s (the optional column's table lacks it); switch only rows that have it, as On, Off, Each and Runs yield them", w.u.token(), c.q.d.name, row, w.u.typ))
+		c.q.w.refuse(errorf(ErrNotFound, c.q.d.name, w.u.typ, "%s of system %q was given row %d, whose entity has no %s (the optional column's table lacks it); switch only rows that have it, as On, Off, Each and Runs yield them", w.u.token(), c.q.d.name, row, w.u.typ))
 	}
 	if w.b.set(e.ID(), on) {
 		r := c.start + row
@@ -484,11 +484,11 @@ func (w EnabledWriter[T]) Set(c *Chunk, row int, on bool) {
 }
 
 // entity is the entity of the chunk's row; a row out of the chunk is
-// refused with CodeBadArgument (the error goes to EndFrame and the job
+// refused with ErrBadArgument (the error goes to EndFrame and the job
 // panics with it). Executed only by the job that owns c.
 func (c *Chunk) entity(u *use, row int) ark.Entity {
 	if row < 0 || row >= c.Len() {
-		u.d.w.refuse(errorf(CodeBadArgument, c.q.d.name, u.typ, "%s of system %q was given row %d of a chunk of %d rows; pass a row of the chunk, 0 to Len()-1, as On and Off yield them", u.token(), c.q.d.name, row, c.Len()))
+		u.d.w.refuse(errorf(ErrBadArgument, c.q.d.name, u.typ, "%s of system %q was given row %d of a chunk of %d rows; pass a row of the chunk, 0 to Len()-1, as On and Off yield them", u.token(), c.q.d.name, row, c.Len()))
 	}
 	return c.q.tables[c.table].ents[c.start+row]
 }
@@ -530,7 +530,7 @@ func (q *queryBase) switched(tv *tableVers) {
 }
 
 // SetEnabled switches T on or off for entity e, which must be alive and
-// have T (else CodeNotFound). A switch marks the block of 64 rows of e's
+// have T (else ErrNotFound). A switch marks the block of 64 rows of e's
 // row changed for a Changed[T] filter, as a job's switch does.
 // Executed only by the owner, outside of frames: in setup code or an
 // exclusive system; a system's jobs use an EnabledWriter.
@@ -542,7 +542,7 @@ func SetEnabled[T any](w *World, e ark.Entity, on bool) error {
 }
 
 // setEnabled switches b's component, of type tp, on or off for e, which
-// must be alive and have it (else CodeNotFound); a switch marks it
+// must be alive and have it (else ErrNotFound); a switch marks it
 // changed in e's table, and e's row bits are rewritten before the next
 // pass reads them. Executed only by the owner, outside of frames or in
 // playback.
@@ -592,18 +592,18 @@ func (w *World) playSwitch(c *command, e ark.Entity) bool {
 	name := w.names[c.id.Index()]
 	b := w.enabled[c.id.Index()]
 	if b == nil {
-		w.problem(CodeBadCommand, name+" is not switched on and off anywhere; declare ecs.ReadEnabled or ecs.WriteEnabled of it in a system, or switch it with ecs.SetEnabled first")
+		w.problem(ErrBadCommand, name+" is not switched on and off anywhere; declare ecs.ReadEnabled or ecs.WriteEnabled of it in a system, or switch it with ecs.SetEnabled first")
 		return false
 	}
 	if w.setEnabled(b, e, c.op == opEnable, w.types[c.id.Index()]) != nil {
-		w.problem(CodeBadCommand, "the entity has no "+name+" to switch on or off; add it first")
+		w.problem(ErrBadCommand, "the entity has no "+name+" to switch on or off; add it first")
 		return false
 	}
 	return true
 }
 
 // IsEnabled reports whether entity e, which must be alive and have T
-// (else CodeNotFound), has T on. Executed only by the owner, outside of
+// (else ErrNotFound), has T on. Executed only by the owner, outside of
 // frames.
 func IsEnabled[T any](w *World, e ark.Entity) (bool, error) {
 	if w.inFrame {
@@ -616,19 +616,19 @@ func IsEnabled[T any](w *World, e ark.Entity) (bool, error) {
 	return b.on(e.ID()), nil
 }
 
-// hasComp refuses with CodeNotFound an entity that is not alive or lacks
+// hasComp refuses with ErrNotFound an entity that is not alive or lacks
 // component id, for what the caller does to it ("switch", "read the
 // state of"). Executed only by the owner.
 func (w *World) hasComp(e ark.Entity, id ark.ID, tp reflect.Type, what string) error {
 	if isPlaceholder(e) || !w.ark.Alive(e) || !w.unsafe.HasUnchecked(e, id) {
-		return errorf(CodeNotFound, "", tp.String(), "entity %v is not alive or has no %v; %s %v only of a live entity that has it (w.Entities(comp) yields them)", e, tp, what, tp)
+		return errorf(ErrNotFound, "", tp.String(), "entity %v is not alive or has no %v; %s %v only of a live entity that has it (w.Entities(comp) yields them)", e, tp, what, tp)
 	}
 	return nil
 }
 
 // zeroEnabled refuses the zero token of kind k. Any goroutine.
 func zeroEnabled(k kind) {
-	panic(errorf(CodeBadArgument, "", "", "the zero %s, a token that was never made, was used; make it in the system's Build with ecs.ReadEnabled or ecs.WriteEnabled and keep that value", fmt.Sprintf(kinds[k].token, "T")))
+	panic(errorf(ErrBadArgument, "", "", "the zero %s, a token that was never made, was used; make it in the system's Build with ecs.ReadEnabled or ecs.WriteEnabled and keep that value", fmt.Sprintf(kinds[k].token, "T")))
 }
 
 // saveEnabled copies w's off bits into s. Executed only by the owner,

@@ -10,6 +10,7 @@ import (
 
 	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/require"
+	"github.com/weft-engine/weft/internal/fault"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -334,13 +335,13 @@ func TestEnabledSnapshotAndSave(t *testing.T) {
 	err := w.Load(bytes.NewReader(old))
 	var e *Error
 	require.ErrorAs(t, err, &e)
-	require.Equal(t, CodeSaveVersion, e.Code)
+	require.Equal(t, ErrSaveVersion, e.Code)
 	require.Equal(t, want, state())
 
 	other := newScene(t, 300, Options{}) // made with other systems: refused
 	err = other.w.Load(bytes.NewReader(file.Bytes()))
 	require.ErrorAs(t, err, &e)
-	require.Equal(t, CodeBadFile, e.Code)
+	require.Equal(t, ErrBadFile, e.Code)
 }
 
 // A world that has not made a component enableable yet (the code that
@@ -400,7 +401,7 @@ func TestEnabledDeclaresItsComponent(t *testing.T) {
 func TestEnabledMisuse(t *testing.T) {
 	x := newSwitcher(t, 100)
 	w := x.s.w
-	code := func(f func()) (c Code) {
+	code := func(f func()) (c fault.Code) {
 		defer func() {
 			var e *Error
 			if r := recover(); r != nil {
@@ -417,21 +418,21 @@ func TestEnabledMisuse(t *testing.T) {
 	require.NoError(t, err)
 	require.Positive(t, n)
 	c := &x.rq.chunks[0]
-	require.Equal(t, CodeUndeclared, code(func() { x.wen.Set(c, 0, false) }))
-	require.Equal(t, CodeUndeclared, code(func() { x.wen.Runs(c) }))
-	require.Equal(t, CodeBadArgument, code(func() { EnabledReader[pos]{}.Runs(c) }))
-	require.Equal(t, CodeUndeclared, code(func() {
+	require.Equal(t, ErrUndeclared, code(func() { x.wen.Set(c, 0, false) }))
+	require.Equal(t, ErrUndeclared, code(func() { x.wen.Runs(c) }))
+	require.Equal(t, ErrBadArgument, code(func() { EnabledReader[pos]{}.Runs(c) }))
+	require.Equal(t, ErrUndeclared, code(func() {
 		for range x.wen.Each(c) {
 		}
 	}))
-	require.Equal(t, CodeBadArgument, code(func() {
+	require.Equal(t, ErrBadArgument, code(func() {
 		for range (EnabledReader[pos]{}).Each(c) {
 		}
 	}))
-	require.Equal(t, CodeBadArgument, code(func() { EnabledWriter[pos]{}.Set(c, 0, false) }))
-	require.Equal(t, CodeBadArgument, code(func() { x.ren.Enabled(c, c.Len()) }))
+	require.Equal(t, ErrBadArgument, code(func() { EnabledWriter[pos]{}.Set(c, 0, false) }))
+	require.Equal(t, ErrBadArgument, code(func() { x.ren.Enabled(c, c.Len()) }))
 	_, err = IsEnabled[pos](w, entities(w)[0])
-	requireCode(t, CodeLocked, err)
+	requireCode(t, ErrLocked, err)
 	_, err = w.EndFrame()
 	require.Error(t, err) // the refusals above went to EndFrame
 	var hp Entity
@@ -441,10 +442,10 @@ func TestEnabledMisuse(t *testing.T) {
 			break
 		}
 	}
-	requireCode(t, CodeNotFound, SetEnabled[health](w, hp, false))
+	requireCode(t, ErrNotFound, SetEnabled[health](w, hp, false))
 }
 
-func requireCode(t *testing.T, code Code, err error) {
+func requireCode(t *testing.T, code fault.Code, err error) {
 	t.Helper()
 	var e *Error
 	require.ErrorAs(t, err, &e)
@@ -454,7 +455,7 @@ func requireCode(t *testing.T, code Code, err error) {
 // Commands switch a component on and off at playback, from the owner's
 // buffers and from jobs'; the next frame's passes see it. An entity that
 // is dead or lacks the component, or a component that nothing made
-// enableable, is a problem of the playback (CodeBadCommand), and the
+// enableable, is a problem of the playback (ErrBadCommand), and the
 // other commands still apply.
 func TestEnabledByCommands(t *testing.T) {
 	x := newSwitcher(t, 200)
@@ -490,7 +491,7 @@ func TestEnabledByCommands(t *testing.T) {
 	})
 	rep, err := w.EndFrame()
 	require.NoError(t, err)
-	requireCode(t, CodeBadCommand, rep.Err())
+	requireCode(t, ErrBadCommand, rep.Err())
 	require.Len(t, rep.Problems, 1)
 	require.Contains(t, rep.Problems[0].Reason, "not switched on and off anywhere")
 	require.NoError(t, pool.Reset())
@@ -512,7 +513,7 @@ func TestEnabledByCommands(t *testing.T) {
 	x.s.posC.SetEnabled(b, ents[3], false) // still applies
 	r, err = w.Apply(b)
 	require.NoError(t, err)
-	requireCode(t, CodeBadCommand, r.Err())
+	requireCode(t, ErrBadCommand, r.Err())
 	require.Len(t, r.Problems, 2)
 	require.Equal(t, "switch on", r.Problems[0].Op)
 	require.Contains(t, r.Problems[1].Reason, "has no")
@@ -592,16 +593,16 @@ func TestIsEnabledNotFoundText(t *testing.T) {
 	_, err := x.s.w.Apply(b)
 	require.NoError(t, err)
 	_, err = IsEnabled[pos](x.s.w, e)
-	requireCode(t, CodeNotFound, err)
+	requireCode(t, ErrNotFound, err)
 	require.Contains(t, err.Error(), "read the state of")
 	require.NotContains(t, err.Error(), "switch")
 }
 
 // A row whose entity lacks T is neither on nor off. With T an optional
 // column, On, Off, Each and Runs skip the rows of a table without it,
-// Enabled reports false and Set refuses them (CodeNotFound); a query that
+// Enabled reports false and Set refuses them (ErrNotFound); a query that
 // carries T neither as a column nor as a With filter is refused
-// (CodeNotInQuery) by each of them, whatever its tables hold.
+// (ErrNotInQuery) by each of them, whatever its tables hold.
 func TestEnabledRowsWithoutT(t *testing.T) {
 	s := newScene(t, 12, Options{}) // every entity has pos; a third has health
 	w := s.w
@@ -660,9 +661,9 @@ func TestEnabledRowsWithoutT(t *testing.T) {
 		}
 	}
 	require.NotNil(t, lacking)
-	requirePanicCode(t, CodeNotFound, func() { set.Set(lacking, 0, false) })
+	requirePanicCode(t, ErrNotFound, func() { set.Set(lacking, 0, false) })
 	_, err = w.EndFrame()
-	requireCode(t, CodeNotFound, err)
+	requireCode(t, ErrNotFound, err)
 
 	// a query without health: every call is refused
 	bare := w.System("bare")
@@ -683,16 +684,16 @@ func TestEnabledRowsWithoutT(t *testing.T) {
 		k, err := bq.Prepare(64)
 		require.NoError(t, err)
 		for i := range k {
-			requirePanicCode(t, CodeNotInQuery, func() { call(&bq.chunks[i]) })
+			requirePanicCode(t, ErrNotInQuery, func() { call(&bq.chunks[i]) })
 		}
 		_, err = w.EndFrame()
-		requireCode(t, CodeNotInQuery, err)
+		requireCode(t, ErrNotInQuery, err)
 		require.Contains(t, err.Error(), "ecs.With[health]()", name)
 	}
 }
 
 // requirePanicCode runs f, which must panic with an *Error of code.
-func requirePanicCode(t *testing.T, code Code, f func()) {
+func requirePanicCode(t *testing.T, code fault.Code, f func()) {
 	t.Helper()
 	defer func() {
 		err, _ := recover().(error)

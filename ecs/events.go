@@ -97,7 +97,7 @@ type Emitter[T any] struct {
 func Emit[T any](d *Decl) Emitter[T] {
 	if d.obs != nil {
 		typ := reflect.TypeFor[T]().String()
-		d.fail(errorf(CodeBadArgument, d.name, typ, "ecs.Emit[%s] on observer %q: an observer does not emit; record its outcome in Observed.Commands or a resource it declares, and emit from a system that reads them", typ, d.name))
+		d.fail(errorf(ErrBadArgument, d.name, typ, "ecs.Emit[%s] on observer %q: an observer does not emit; record its outcome in Observed.Commands or a resource it declares, and emit from a system that reads them", typ, d.name))
 	}
 	st := streamOf[T](d.w)
 	u := d.declare(kindEmit, st.key, reflect.TypeFor[T]().String())
@@ -116,7 +116,7 @@ func (e Emitter[T]) Emit(c *Chunk, ev T) {
 		zero[T](kindEmit)
 	}
 	if c == nil {
-		e.s.d.w.refuse(errorf(CodeBadArgument, e.s.d.name, reflect.TypeFor[T]().String(), "Emit(nil, ev) with the %[2]v emitter of system %[1]q: Emit takes the calling job's chunk; on the owner (Schedule, Merge) emit with EmitOwner(ev); a Range pass has no chunk and cannot emit: emit from a Chunks pass, or keep its results in the system's own buffers and EmitOwner them in Merge (they join the next step)", e.s.d.name, reflect.TypeFor[T]()))
+		e.s.d.w.refuse(errorf(ErrBadArgument, e.s.d.name, reflect.TypeFor[T]().String(), "Emit(nil, ev) with the %[2]v emitter of system %[1]q: Emit takes the calling job's chunk; on the owner (Schedule, Merge) emit with EmitOwner(ev); a Range pass has no chunk and cannot emit: emit from a Chunks pass, or keep its results in the system's own buffers and EmitOwner them in Merge (they join the next step)", e.s.d.name, reflect.TypeFor[T]()))
 	}
 	e.u.in(c)
 	b := &e.s.cur.chunks[c.q.seq][c.index]
@@ -134,7 +134,7 @@ func (e Emitter[T]) EmitOwner(ev T) {
 	e.u.here()
 	w := e.s.d.w
 	if w.inFrame && w.owner != nil && w.owner.InJob() { // the owner part has no lock
-		w.refuse(errorf(CodeRacyWrite, e.s.d.name, reflect.TypeFor[T]().String(),
+		w.refuse(errorf(ErrRacyWrite, e.s.d.name, reflect.TypeFor[T]().String(),
 			"a job of system %q called EmitOwner(%v), which only the owner may call (in Schedule or Merge), while other jobs may emit at the same time; in a chunk job emit with Emit(chunk, ev)",
 			e.s.d.name, reflect.TypeFor[T]()))
 	}
@@ -215,7 +215,7 @@ type readState[T any] struct {
 func ReadEvents[T any](d *Decl) EventReader[T] {
 	if d.obs != nil { // it has no place in the built order that the reader's view depends on
 		typ := reflect.TypeFor[T]().String()
-		d.fail(errorf(CodeBadArgument, d.name, typ, "ecs.ReadEvents[%s] on observer %q: an observer is called once per event with ecs.ObserveEvent[%[1]s](d)", typ, d.name))
+		d.fail(errorf(ErrBadArgument, d.name, typ, "ecs.ReadEvents[%s] on observer %q: an observer is called once per event with ecs.ObserveEvent[%[1]s](d)", typ, d.name))
 	}
 	st := streamOf[T](d.w)
 	u := d.declare(kindEvents, st.key, reflect.TypeFor[T]().String())
@@ -242,7 +242,7 @@ func (r EventReader[T]) Events() []T {
 		return rs.buf
 	}
 	if w := rs.d.w; w.owner != nil && w.owner.Deciding() { // before this step's emitters: its slice would miss them
-		panic(errorf(CodeBadArgument, rs.d.name, reflect.TypeFor[T]().String(), "EventReader[%v].Events() of system %q in a run condition, which runs before this step's emitters and cannot see their events; read them in the system's Schedule (it waits for the emitters) and return early there, or in its jobs", reflect.TypeFor[T](), rs.d.name))
+		panic(errorf(ErrBadArgument, rs.d.name, reflect.TypeFor[T]().String(), "EventReader[%v].Events() of system %q in a run condition, which runs before this step's emitters and cannot see their events; read them in the system's Schedule (it waits for the emitters) and return early there, or in its jobs", reflect.TypeFor[T](), rs.d.name))
 	}
 	if w := rs.d.w; w.inFrame && w.owner != nil && !w.owner.InJob() {
 		w.owner.Settle() // the owner, in Schedule: let the emitters before it finish first; not under mu, which jobs it helps may take

@@ -5,6 +5,8 @@ import (
 
 	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/internal/fault"
 )
 
 // model is the reference semantics of playback: one entity per identity.
@@ -144,12 +146,12 @@ func FuzzCommands(f *testing.F) {
 				require.NoError(t, err)
 			}
 			require.Len(t, r.Problems, problems)
-			codes := map[Code]int{}
+			codes := map[fault.Code]int{}
 			for _, p := range r.Problems {
 				codes[p.Code]++
 			}
-			require.Equal(t, problems-unresolved, codes[CodeBadCommand])
-			require.Equal(t, unresolved, codes[CodeUnresolved])
+			require.Equal(t, problems-unresolved, codes[ErrBadCommand])
+			require.Equal(t, unresolved, codes[ErrUnresolved])
 			require.Equal(t, total-problems, r.Applied)
 			for _, m := range ms {
 				if m.spawn >= 0 && m.round == round {

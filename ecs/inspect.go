@@ -57,8 +57,8 @@ type SystemTouch struct {
 
 // Inspect describes e: its components with their values, read through
 // reflection on the registered column types, and the systems whose
-// declared access reaches it. It answers CodeNotFound for an entity that
-// is not alive, CodeUnresolved for a Spawn placeholder and CodeLocked
+// declared access reaches it. It answers ErrNotFound for an entity that
+// is not alive, ErrUnresolved for a Spawn placeholder and ErrLocked
 // during a frame. Executed only by the owner, outside of frames.
 func (w *World) Inspect(e Entity) (Inspection, error) {
 	switch {
@@ -67,9 +67,9 @@ func (w *World) Inspect(e Entity) (Inspection, error) {
 	case w.observing != nil:
 		return Inspection{}, w.observerReach("World.Inspect")
 	case isPlaceholder(e):
-		return Inspection{}, errorf(CodeUnresolved, "", "", "World.Inspect of %v, a Spawn placeholder: its buffer has not played yet; inspect it after the playback", e)
+		return Inspection{}, errorf(ErrUnresolved, "", "", "World.Inspect of %v, a Spawn placeholder: its buffer has not played yet; inspect it after the playback", e)
 	case !w.ark.Alive(e):
-		return Inspection{}, errorf(CodeNotFound, "", "", "World.Inspect of entity %v, which is not alive (despawned, or never spawned)", e)
+		return Inspection{}, errorf(ErrNotFound, "", "", "World.Inspect of entity %v, which is not alive (despawned, or never spawned)", e)
 	}
 	in := Inspection{Entity: e}
 	has := w.inspectComponents(e, &in)
@@ -214,7 +214,7 @@ func (in Inspection) Lines() []string {
 // Matching appends to dst the living entities that the queries of the
 // named system match, in the order of their ids and generations, and
 // returns it: what an inspector steps through, one entity after another.
-// A name that no system has answers CodeBadArgument, and CodeLocked
+// A name that no system has answers ErrBadArgument, and ErrLocked
 // during a frame. Executed only by the owner, outside of frames.
 func (w *World) Matching(system string, dst []Entity) ([]Entity, error) {
 	if w.inFrame {
@@ -225,7 +225,7 @@ func (w *World) Matching(system string, dst []Entity) ([]Entity, error) {
 	}
 	i := slices.IndexFunc(w.decls, func(d *Decl) bool { return d.name == system })
 	if i < 0 {
-		return dst, errorf(CodeBadArgument, system, "", "World.Matching(%q): no system has that name; give a name that QuerySystems lists", system)
+		return dst, errorf(ErrBadArgument, system, "", "World.Matching(%q): no system has that name; give a name that QuerySystems lists", system)
 	}
 	d, from := w.decls[i], len(dst)
 	q := w.all.Query()
@@ -270,5 +270,5 @@ func (w *World) builtOrder() []*Decl {
 // world (what) from an observer, which reads only what it declared.
 // Executed only by the owner, while playback calls an observer.
 func (w *World) observerReach(what string) error {
-	return errorf(CodeUndeclared, w.observing.name, "", "observer %q called %s, which reads every component of the world, more than the observer declared; read through the tokens it declares (ecs.ReadLookup, ecs.ReadRelation), or inspect between steps", w.observing.name, what)
+	return errorf(ErrUndeclared, w.observing.name, "", "observer %q called %s, which reads every component of the world, more than the observer declared; read through the tokens it declares (ecs.ReadLookup, ecs.ReadRelation), or inspect between steps", w.observing.name, what)
 }

@@ -96,7 +96,7 @@ func TestMatching(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, got, "a system without a query matches nothing")
 	_, err = w.Matching("none", nil)
-	requireCode(t, CodeBadArgument, err)
+	requireCode(t, ErrBadArgument, err)
 	require.Equal(t, []string{"integrate", "damage", "untagged"}, w.QuerySystems())
 }
 

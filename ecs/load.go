@@ -241,14 +241,14 @@ func (t *ticks) fromFile(b [2][]byte) bool {
 func (w *World) makeArchetypes(f *saveFile) error {
 	ids, err := w.fileComps(f.Comps)
 	if err != nil {
-		return errorf(CodeBadFile, "", "", "%v", err)
+		return errorf(ErrBadFile, "", "", "%v", err)
 	}
 	want := make([]tableKey, len(f.Archetypes))
 	sets := make([][]ark.ID, len(f.Archetypes))
 	for i, a := range f.Archetypes {
 		for _, c := range a {
 			if int(c) >= len(ids) {
-				return errorf(CodeBadFile, "", "", "the save file is corrupted: an archetype names a component that the file does not list")
+				return errorf(ErrBadFile, "", "", "the save file is corrupted: an archetype names a component that the file does not list")
 			}
 			want[i][ids[c].Index()>>6] |= 1 << (ids[c].Index() & 63)
 			sets[i] = append(sets[i], ids[c])
@@ -265,7 +265,7 @@ func (w *World) makeArchetypes(f *saveFile) error {
 			continue
 		}
 		if i != have {
-			return errorf(CodeBadFile, "", "", "the world made its archetypes in another order than the saved one (archetype %d of the file is its %d-th); load into a world made as the saved one was, before it ran other steps", i, have)
+			return errorf(ErrBadFile, "", "", "the world made its archetypes in another order than the saved one (archetype %d of the file is its %d-th); load into a world made as the saved one was, before it ran other steps", i, have)
 		}
 		have++
 	}

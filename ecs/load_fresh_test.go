@@ -75,7 +75,7 @@ func TestLoadRefusedLeavesWorld(t *testing.T) {
 	err = w.Load(bytes.NewReader(file))
 	var e *Error
 	require.True(t, errors.As(err, &e), "%v", err)
-	require.Equal(t, CodeBadFile, e.Code)
+	require.Equal(t, ErrBadFile, e.Code)
 	after, err := w.Hash(velC)
 	require.NoError(t, err)
 	require.Equal(t, before, after)

@@ -47,7 +47,7 @@ func newLookup[T any](d *Decl, k kind) *use {
 // Get is a copy of e's T, and true; the zero value and false if e is dead,
 // stale (its slot reused), the zero Entity, or has no T. Called by any job
 // of the system, in its Schedule or Merge, or by the owner outside a
-// step; another system's call is refused (CodeUndeclared) in checked
+// step; another system's call is refused (ErrUndeclared) in checked
 // mode. e must be an entity of this world.
 func (l LookupReader[T]) Get(e ark.Entity) (v T, ok bool) {
 	if l.u == nil {
@@ -120,7 +120,7 @@ func WriteLookup[T any](d *Decl) LookupWriter[T] {
 
 // Get is e's T, to read and write, and true; nil and false as
 // LookupReader.Get. c is the calling job's chunk, which must be of a pass
-// that runs as one job; otherwise Get is refused with CodeRacyWrite (the
+// that runs as one job; otherwise Get is refused with ErrRacyWrite (the
 // error goes to EndFrame and Get panics with it). Do not keep the pointer
 // past the job. Executed only by the job that owns c.
 func (l LookupWriter[T]) Get(c *Chunk, e ark.Entity) (*T, bool) {

@@ -37,7 +37,7 @@ import (
 // observers filled in the round before, in registration order; an
 // observer records into a fresh buffer while its last one plays. A
 // cascade that still records after MaxObserverRounds rounds is cut:
-// its commands are dropped and the playback reports CodeObserverCascade.
+// its commands are dropped and the playback reports ErrObserverCascade.
 //
 // With no observer, playback pays one nil check per command.
 
@@ -65,7 +65,7 @@ func (t Trigger) String() string {
 
 // MaxObserverRounds is how many rounds of observers' own commands one
 // playback plays after the buffers that started it; a cascade past it
-// is cut (CodeObserverCascade).
+// is cut (ErrObserverCascade).
 const MaxObserverRounds = 16
 
 // Observed is one call of an observer.
@@ -117,7 +117,7 @@ func (w *World) Observer(name string, fn func(Observed) error) *Decl {
 		d.fail(w.lockedErr("World.Observer"))
 	}
 	if fn == nil {
-		d.fail(errorf(CodeBadArgument, name, "", "World.Observer(%q, nil): pass the function to call", name))
+		d.fail(errorf(ErrBadArgument, name, "", "World.Observer(%q, nil): pass the function to call", name))
 	}
 	d.cmds = &use{on: &w.checks, d: d, kind: kindCommands, mode: safety.Write}
 	d.obs = &observer{d: d, fn: fn}
@@ -130,13 +130,13 @@ func (w *World) Observer(name string, fn func(Observed) error) *Decl {
 // Observe declares that d's observer is called on t of component T.
 // An observer may observe several, each once: a repeat, which would be
 // one more call per change, and a Decl of a system are refused
-// (CodeBadArgument). Executed only by the owner, at build time.
+// (ErrBadArgument). Executed only by the owner, at build time.
 func Observe[T any](d *Decl, t Trigger) {
 	typ := reflect.TypeFor[T]().String()
 	mustObserver(d, "ecs.Observe["+typ+"]", typ, "a system reads changes with ecs.Changed and ecs.Added")
 	switch {
 	case t >= OnEvent:
-		d.fail(errorf(CodeBadArgument, d.name, typ, "ecs.Observe[%s](%v) of observer %q: use OnAdd, OnSet, OnRemove or OnDespawn; observe events with ecs.ObserveEvent[%[1]s](d)", typ, t, d.name))
+		d.fail(errorf(ErrBadArgument, d.name, typ, "ecs.Observe[%s](%v) of observer %q: use OnAdd, OnSet, OnRemove or OnDespawn; observe events with ecs.ObserveEvent[%[1]s](d)", typ, t, d.name))
 		return
 	case d.w.inFrame:
 		d.fail(d.w.lockedErr("ecs.Observe of observer " + d.name))
@@ -145,7 +145,7 @@ func Observe[T any](d *Decl, t Trigger) {
 	id := component[T](d.w).id
 	o := d.w.observers(d)
 	if o.declared(d.obs, t, id) {
-		d.fail(errorf(CodeBadArgument, d.name, typ, "ecs.Observe[%s](%v) of observer %q is already declared: each declaration is one more call per change, so declare each component and trigger once", typ, t, d.name))
+		d.fail(errorf(ErrBadArgument, d.name, typ, "ecs.Observe[%s](%v) of observer %q is already declared: each declaration is one more call per change, so declare each component and trigger once", typ, t, d.name))
 		return
 	}
 	d.obs.observes = append(d.obs.observes, t.String()+" "+d.w.names[id.Index()])
@@ -168,7 +168,7 @@ func (o *observers) declared(x *observer, t Trigger, id ark.ID) bool {
 	return slices.Contains(o.on[t][id.Index()], x)
 }
 
-// mustObserver panics with CodeBadArgument if d is not an observer's
+// mustObserver panics with ErrBadArgument if d is not an observer's
 // Decl: what (a call) is for observers only; fix says what a system
 // does instead. Executed only by the owner, at build time.
 func mustObserver(d *Decl, what, typ, fix string) {
@@ -179,7 +179,7 @@ func mustObserver(d *Decl, what, typ, fix string) {
 	if d != nil {
 		name = d.name
 	}
-	panic(errorf(CodeBadArgument, name, typ, "%s on the Decl of system %q: only an observer's Decl (World.Observer, engine Observer's Build) observes; %s", what, name, fix))
+	panic(errorf(ErrBadArgument, name, typ, "%s on the Decl of system %q: only an observer's Decl (World.Observer, engine Observer's Build) observes; %s", what, name, fix))
 }
 
 // notInObserver refuses, for observer name, a token of kind k of type
@@ -202,7 +202,7 @@ func notInObserver(name string, k kind, typ string) *Error {
 		return nil
 	}
 	tok := fmt.Sprintf(kinds[k].token, typ)
-	return errorf(CodeBadArgument, name, typ, "%s declared by observer %q: an observer has no chunk to use it with; %s", tok, name, fix)
+	return errorf(ErrBadArgument, name, typ, "%s declared by observer %q: an observer has no chunk to use it with; %s", tok, name, fix)
 }
 
 // observers are the world's observers, made on first use, with d's
@@ -262,7 +262,7 @@ func (w *World) call(o *observer, t Trigger, e ark.Entity, id ark.ID) {
 }
 
 // callObserver runs observer o on ev, with the seam's checks made against
-// it, and records its failure (CodeObserver) in the playback's report.
+// it, and records its failure (ErrObserver) in the playback's report.
 // Executed only by the owner, in playback.
 func (w *World) callObserver(o *observer, ev Observed) {
 	err := w.runObserver(o, ev)
@@ -273,8 +273,8 @@ func (w *World) callObserver(o *observer, ev Observed) {
 	if ev.Trigger == OnEvent {
 		on = "an event " + ev.Component
 	}
-	w.report.Observers = append(w.report.Observers, &Error{Code: CodeObserver, System: o.d.name, Component: ev.Component, Err: err,
-		Msg: fmt.Sprintf("observer %q failed on %s: %v", o.d.name, on, err)})
+	w.report.Observers = append(w.report.Observers, &Error{Code: ErrObserver, System: o.d.name, Err: err,
+		Msg: fmt.Sprintf("observer %q failed on %s", o.d.name, on), Detail: Detail{Component: ev.Component}})
 }
 
 // runObserver calls o's fn, recovering a panic into its error. Executed
@@ -336,7 +336,7 @@ func (w *World) cutCascade(pending []*observer) {
 		n += x.bufs[x.rec].Len()
 		x.bufs[x.rec].reset()
 	}
-	w.report.Observers = append(w.report.Observers, errorf(CodeObserverCascade, pending[0].d.name, "",
+	w.report.Observers = append(w.report.Observers, errorf(ErrObserverCascade, pending[0].d.name, "",
 		"observers still recorded commands after %d rounds of one playback (%d dropped, recorded by %s): each round's commands call observers that record more; make the cascade end (check before recording, e.g. add a component only if the entity lacks it), or record in a system that runs next step",
 		MaxObserverRounds, n, names))
 }

@@ -41,7 +41,7 @@ import (
 // ObserveEvent declares that d's observer is called once per event of
 // type T (Trigger OnEvent), which EventOf[T] gives it. A Decl of a
 // system, a repeat (one more call per event) and, in Decl.Err, a type
-// that no system emits are refused (CodeBadArgument). Executed only by
+// that no system emits are refused (ErrBadArgument). Executed only by
 // the owner, at build time.
 func ObserveEvent[T any](d *Decl) {
 	typ := reflect.TypeFor[T]().String()
@@ -53,7 +53,7 @@ func ObserveEvent[T any](d *Decl) {
 	d.w.observers(d)
 	s := streamOf[T](d.w)
 	if slices.Contains(s.obs, d.obs) {
-		d.fail(errorf(CodeBadArgument, d.name, typ, "ecs.ObserveEvent[%s] of observer %q is already declared: each declaration is one more call per event, so declare each event type once", typ, d.name))
+		d.fail(errorf(ErrBadArgument, d.name, typ, "ecs.ObserveEvent[%s] of observer %q is already declared: each declaration is one more call per event, so declare each event type once", typ, d.name))
 		return
 	}
 	d.obs.observes = append(d.obs.observes, OnEvent.String()+" "+typeName(reflect.TypeFor[T]())) // as Explain names the stream
@@ -80,7 +80,7 @@ func (o *observer) unheard() []error {
 	for _, s := range o.events {
 		if !s.emitted() {
 			typ := s.eventType().String()
-			errs = append(errs, errorf(CodeBadArgument, o.d.name, typ, "observer %q observes events %s, which no system emits, so nothing would call it for them; declare ecs.Emit[%[2]s](b.Decl()) in the Build of the system that makes them, or drop the ecs.ObserveEvent[%[2]s]", o.d.name, typ))
+			errs = append(errs, errorf(ErrBadArgument, o.d.name, typ, "observer %q observes events %s, which no system emits, so nothing would call it for them; declare ecs.Emit[%[2]s](b.Decl()) in the Build of the system that makes them, or drop the ecs.ObserveEvent[%[2]s]", o.d.name, typ))
 		}
 	}
 	return errs

@@ -51,7 +51,7 @@ func TestObserversInApply(t *testing.T) {
 }
 
 // Misuse inside an observer is refused, the playback goes on, and a
-// panic is its error (CodeObserver), in a world without an engine.
+// panic is its error (ErrObserver), in a world without an engine.
 func TestObserverMisuse(t *testing.T) {
 	w := NewWorld(Options{})
 	hc := NewComponent[health](w)
@@ -140,7 +140,7 @@ func TestObserverChunkTokensRefused(t *testing.T) {
 }
 
 // Inspect and Matching read every component of the world, more than an
-// observer declares: from an observer they are refused (CodeUndeclared,
+// observer declares: from an observer they are refused (ErrUndeclared,
 // naming it), as ecs.Get is.
 func TestObserverCannotInspect(t *testing.T) {
 	w := NewWorld(Options{})

@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
+
+	"github.com/weft-engine/weft/internal/fault"
 )
 
 // Report is the outcome of a playback.
@@ -13,20 +15,20 @@ type Report struct {
 	Applied  int       // commands applied
 	Observed int       // observer calls
 	Problems []Problem // commands skipped, in playback order
-	// Observers are the observers' failures (CodeObserver) and a cut
-	// cascade (CodeObserverCascade), in the order met.
+	// Observers are the observers' failures (ErrObserver) and a cut
+	// cascade (ErrObserverCascade), in the order met.
 	Observers []error
 
 	pb *playback // the world's playback state, for Spawned
 }
 
 // Problem is a command that could not be applied as recorded: it was
-// skipped (CodeBadCommand, or CodeUnresolved for a placeholder as its
+// skipped (ErrBadCommand, or ErrUnresolved for a placeholder as its
 // entity), or applied with the zero entity in place of a placeholder in
-// its value that did not resolve (CodeUnresolved). The commands around it
+// its value that did not resolve (ErrUnresolved). The commands around it
 // still applied.
 type Problem struct {
-	Code   Code
+	Code   fault.Code
 	System string // the system that recorded it ("" for the owner's buffers)
 	Chunk  int    // the chunk or job of its buffer
 	Seq    int    // its position in the buffer
@@ -49,7 +51,7 @@ func (r *Report) reset() {
 // answers for its last playback: ask after World.Apply, before the
 // world's next playback (Apply or step) and before a Restore or Load,
 // which forget it. A placeholder that no buffer of the playback made is
-// CodeUnresolved, as is a call from inside a playback (an observer).
+// ErrUnresolved, as is a call from inside a playback (an observer).
 // A placeholder names its buffer by a tag of 14 bits, which buffers
 // reuse: one kept from an older buffer or taken from another world may
 // carry the tag of a buffer this playback played, and then names that
@@ -60,13 +62,13 @@ func (r *Report) Spawned(e Entity) (Entity, error) {
 	case !isPlaceholder(e):
 		return e, nil
 	case r.pb != nil && r.pb.b != nil:
-		return Entity{}, errorf(CodeUnresolved, "", "", "Report.Spawned(%v) during a playback (from an observer): its spawns are not all made yet; ask after World.Apply returns, or record what needs the entity in Observed.Commands, where the placeholder resolves", e)
+		return Entity{}, errorf(ErrUnresolved, "", "", "Report.Spawned(%v) during a playback (from an observer): its spawns are not all made yet; ask after World.Apply returns, or record what needs the entity in Observed.Commands, where the placeholder resolves", e)
 	case r.pb != nil:
 		if got, why := r.pb.resolve(e); why == "" {
 			return got, nil
 		}
 	}
-	return Entity{}, errorf(CodeUnresolved, "", "", "Report.Spawned(%v): no buffer of the report's playback spawned it (the placeholder of another buffer, or of a buffer played before the world's last playback, Restore or Load); ask the report of the World.Apply that played its buffer, before the world's next Apply, step, Restore or Load", e)
+	return Entity{}, errorf(ErrUnresolved, "", "", "Report.Spawned(%v): no buffer of the report's playback spawned it (the placeholder of another buffer, or of a buffer played before the world's last playback, Restore or Load); ask the report of the World.Apply that played its buffer, before the world's next Apply, step, Restore or Load", e)
 }
 
 // by names who recorded the problem's command: a system, an observer, or
@@ -85,24 +87,24 @@ func (r *Report) Err() error {
 		return nil
 	}
 	p := r.Problems[0]
-	if p.Code == CodeUnresolved {
+	if p.Code == ErrUnresolved {
 		return &Error{Code: p.Code, System: p.System, Msg: fmt.Sprintf(
 			"%d commands had problems; the first: %s of %v by %s (buffer %d, command %d): %s",
 			len(r.Problems), p.Op, p.Entity, p.by(), p.Chunk, p.Seq, p.Reason)}
 	}
-	return &Error{Code: CodeBadCommand, System: p.System, Msg: fmt.Sprintf(
+	return &Error{Code: ErrBadCommand, System: p.System, Msg: fmt.Sprintf(
 		"%d commands were skipped; the first: %s of %v by %s (buffer %d, command %d): %s; record commands only for entities that are alive when the buffer plays, and check components with the previous frame's state",
 		len(r.Problems), p.Op, p.Entity, p.by(), p.Chunk, p.Seq, p.Reason)}
 }
 
-// Unresolved is an *Error (CodeUnresolved) summarising the problems of
+// Unresolved is an *Error (ErrUnresolved) summarising the problems of
 // placeholders that did not resolve, or nil if there are none: unlike a
 // command skipped for a dead entity, which a game meets in normal play,
 // it is a bug in the systems that recorded it.
 func (r *Report) Unresolved() error {
 	n, first := 0, -1
 	for i, p := range r.Problems {
-		if p.Code == CodeUnresolved {
+		if p.Code == ErrUnresolved {
 			n++
 			if first < 0 {
 				first = i
@@ -234,11 +236,11 @@ func (w *World) playOnEntity(b *Commands, i int) bool {
 	u := w.unsafe
 	e, why := w.pb.resolve(c.e)
 	if why != "" {
-		w.problem(CodeUnresolved, why)
+		w.problem(ErrUnresolved, why)
 		return false
 	}
 	if !w.ark.Alive(e) {
-		w.problem(CodeBadCommand, "the entity is not alive (despawned, or never spawned)")
+		w.problem(ErrBadCommand, "the entity is not alive (despawned, or never spawned)")
 		return false
 	}
 	switch c.op {
@@ -249,7 +251,7 @@ func (w *World) playOnEntity(b *Commands, i int) bool {
 		return w.playRelation(b, c, e)
 	}
 	if w.relByID[c.id.Index()] != nil {
-		w.problem(CodeBadCommand, "a relation's "+w.names[c.id.Index()]+" is written only through a RelationWriter or ecs.Relate, which keep the children and depths; record the change through them")
+		w.problem(ErrBadCommand, "a relation's "+w.names[c.id.Index()]+" is written only through a RelationWriter or ecs.Relate, which keep the children and depths; record the change through them")
 		return false
 	}
 	switch c.op {
@@ -261,7 +263,7 @@ func (w *World) playOnEntity(b *Commands, i int) bool {
 	had := u.HasUnchecked(e, c.id)
 	switch {
 	case c.op == opSet && !had:
-		w.problem(CodeBadCommand, "the entity has no "+w.names[c.id.Index()]+"; add it first")
+		w.problem(ErrBadCommand, "the entity has no "+w.names[c.id.Index()]+"; add it first")
 		return false
 	case !had:
 		w.ids = append(w.ids[:0], c.id)
@@ -284,7 +286,7 @@ func (w *World) playOnEntity(b *Commands, i int) bool {
 // by the owner, in play.
 func (w *World) remove(e ark.Entity, id ark.ID) bool {
 	if !w.unsafe.HasUnchecked(e, id) {
-		w.problem(CodeBadCommand, "the entity has no "+w.names[id.Index()]+" to remove")
+		w.problem(ErrBadCommand, "the entity has no "+w.names[id.Index()]+" to remove")
 		return false
 	}
 	if w.obs != nil {
@@ -337,7 +339,7 @@ func (w *World) playRelation(b *Commands, c *command, e ark.Entity) bool {
 	rk := w.relByID[c.id.Index()]
 	if c.op == opUnrelate {
 		if !w.unlink(rk, e) {
-			w.problem(CodeBadCommand, "the entity has no target of "+rk.name+" to remove")
+			w.problem(ErrBadCommand, "the entity has no target of "+rk.name+" to remove")
 			return false
 		}
 		return true
@@ -345,15 +347,15 @@ func (w *World) playRelation(b *Commands, c *command, e ark.Entity) bool {
 	t, why := w.pb.resolve(b.targets[c.val])
 	switch {
 	case why != "":
-		w.problem(CodeUnresolved, "its target: "+why)
+		w.problem(ErrUnresolved, "its target: "+why)
 		return false
 	case !w.ark.Alive(t):
-		w.problem(CodeBadCommand, "its target "+fmt.Sprint(t)+" is not alive")
+		w.problem(ErrBadCommand, "its target "+fmt.Sprint(t)+" is not alive")
 		return false
 	}
 	had := w.link(rk, e) != nil
 	if why := w.relate(rk, e, t); why != "" {
-		w.problem(CodeBadCommand, why)
+		w.problem(ErrBadCommand, why)
 		return false
 	}
 	if w.obs != nil {
@@ -447,7 +449,7 @@ func (w *World) resolveFields(id ark.ID, v unsafe.Pointer) {
 		f := (*ark.Entity)(unsafe.Add(v, off))
 		e, why := w.pb.resolve(*f)
 		if why != "" {
-			w.problem(CodeUnresolved, fmt.Sprintf("its %s holds %v, %s; the field was set to the zero entity", l.entNames[k], *f, why))
+			w.problem(ErrUnresolved, fmt.Sprintf("its %s holds %v, %s; the field was set to the zero entity", l.entNames[k], *f, why))
 			e = ark.Entity{}
 		}
 		*f = e
@@ -456,7 +458,7 @@ func (w *World) resolveFields(id ark.ID, v unsafe.Pointer) {
 
 // problem records the command playing as a problem. Executed only by the
 // owner, in play.
-func (w *World) problem(code Code, reason string) {
+func (w *World) problem(code fault.Code, reason string) {
 	p := &w.pb
 	c := &p.b.cmds[p.i]
 	pr := Problem{Code: code, Chunk: p.b.index, Seq: p.i, Op: opNames[c.op], Entity: c.e, Reason: reason}

@@ -12,7 +12,7 @@ import (
 // playback, from any buffer it played (an observer's too); an entity
 // that is not a placeholder is itself; a placeholder of another buffer
 // (of this world, or of another whose tags differ from the buffers
-// played) or of a playback before the last is CodeUnresolved.
+// played) or of a playback before the last is ErrUnresolved.
 func TestReportSpawned(t *testing.T) {
 	w := NewWorld(Options{})
 	hc := NewComponent[health](w)
@@ -71,7 +71,7 @@ func TestReportSpawned(t *testing.T) {
 }
 
 // A Restore (and so a Load) forgets the last playback: the report's
-// placeholders answer CodeUnresolved, not an entity of the restored
+// placeholders answer ErrUnresolved, not an entity of the restored
 // world that happens to have the same id; and an observer asking during
 // the playback is told to ask after it.
 func TestReportSpawnedAfterRestore(t *testing.T) {

@@ -91,7 +91,7 @@ func (q *queryBase) init(d *Decl, filters []Filter, cols ...*use) (with, without
 		d.fail(d.w.lockedErr("building a query of system " + d.name))
 	}
 	if d.obs != nil {
-		d.fail(errorf(CodeBadArgument, d.name, "", "a query built on observer %q: an observer is called with one entity and runs no chunk jobs; read that entity with ecs.ReadLookup, or query in a system", d.name))
+		d.fail(errorf(ErrBadArgument, d.name, "", "a query built on observer %q: an observer is called with one entity and runs no chunk jobs; read that entity with ecs.ReadLookup, or query in a system", d.name))
 	}
 	for _, f := range filters {
 		switch {
@@ -104,7 +104,7 @@ func (q *queryBase) init(d *Decl, filters []Filter, cols ...*use) (with, without
 		}
 	}
 	if len(cols) > maxCols {
-		d.fail(errorf(CodeBadArgument, d.name, "", "a query of system %q has %d columns, optional ones included; the most is %d: split it into two queries", d.name, len(cols), maxCols))
+		d.fail(errorf(ErrBadArgument, d.name, "", "a query of system %q has %d columns, optional ones included; the most is %d: split it into two queries", d.name, len(cols), maxCols))
 		cols = cols[:maxCols]
 	}
 	for _, c := range cols {
@@ -128,9 +128,9 @@ func (q *queryBase) own(c *use, what string) bool {
 	d := q.d
 	switch {
 	case c == nil:
-		d.fail(errorf(CodeBadArgument, d.name, "", "%s of a query of system %q was given the zero token, one that was never made; make it in Build with ecs.Read or ecs.Write of b.Decl() and pass that value", what, d.name))
+		d.fail(errorf(ErrBadArgument, d.name, "", "%s of a query of system %q was given the zero token, one that was never made; make it in Build with ecs.Read or ecs.Write of b.Decl() and pass that value", what, d.name))
 	case c.d != d:
-		d.fail(errorf(CodeUndeclared, d.name, c.typ,
+		d.fail(errorf(ErrUndeclared, d.name, c.typ,
 			"%s of a query of system %q was given %s of system %q; %s", what, d.name, c.token(), c.d.name, strings.Replace(c.fix(d.name), "use that token", "pass that token", 1)))
 	default:
 		return true
@@ -143,16 +143,16 @@ func (q *queryBase) own(c *use, what string) bool {
 // world's contents. Executed only by the owner, inside a frame.
 func (q *queryBase) prepare(batch int) (int, error) {
 	if !q.w.inFrame {
-		return 0, errorf(CodeBadArgument, q.d.name, "", "Prepare of a query of system %q outside a frame; call World.BeginFrame first", q.d.name)
+		return 0, errorf(ErrBadArgument, q.d.name, "", "Prepare of a query of system %q outside a frame; call World.BeginFrame first", q.d.name)
 	}
 	if batch < 1 {
-		return 0, errorf(CodeBadArgument, q.d.name, "", "Prepare(batch=%d) of system %q: the batch size must be at least 1", batch, q.d.name)
+		return 0, errorf(ErrBadArgument, q.d.name, "", "Prepare(batch=%d) of system %q: the batch size must be at least 1", batch, q.d.name)
 	}
 	if len(q.d.err) > 0 {
-		return 0, errorf(CodeBadArgument, q.d.name, "", "Prepare of a query of system %q, whose declaration failed: %v", q.d.name, q.d.Err())
+		return 0, errorf(ErrBadArgument, q.d.name, "", "Prepare of a query of system %q, whose declaration failed: %v", q.d.name, q.d.Err())
 	}
 	if q.frame == q.w.frame {
-		return 0, errorf(CodeBadArgument, q.d.name, "", "a query of system %q was prepared twice in one frame; prepare it once and reuse its chunks", q.d.name)
+		return 0, errorf(ErrBadArgument, q.d.name, "", "a query of system %q was prepared twice in one frame; prepare it once and reuse its chunks", q.d.name)
 	}
 	q.frame = q.w.frame
 	q.w.queries = append(q.w.queries, q)
@@ -365,7 +365,7 @@ func (q *queryBase) runChecked(c *Chunk, checked, marks bool, fn func(c *Chunk))
 	}
 	for i, col := range q.cols {
 		if checked && col.mode == safety.Read && sums[i] != c.sum(i) {
-			q.w.fail(errorf(CodeReadModified, q.d.name, col.typ,
+			q.w.fail(errorf(ErrReadModified, q.d.name, col.typ,
 				"system %q changed %s in chunk %d (rows %d..%d of table %d), which it declared read-only; declare it with ecs.Write[%s] or stop writing to it",
 				q.d.name, col.typ, c.index, c.start, c.end, c.table, col.typ))
 		}

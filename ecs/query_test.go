@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/weft-engine/weft/internal/fault"
 	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
@@ -116,30 +117,30 @@ func TestColumnErrors(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		code Code
+		code fault.Code
 		comp string
 		want string
 		body func(s *scene, other *Decl) func(c *Chunk)
 	}{
-		{"token of another system", CodeUndeclared, "pos",
+		{"token of another system", ErrUndeclared, "pos",
 			`ecs: WEFT-E001: system "damage" used Reader[pos] of system "other"; a token works only in the system that declared it: declare it in "damage" with ecs.Read[pos](b.Decl()) and use that token`,
 			func(s *scene, other *Decl) func(c *Chunk) {
 				r := Read[pos](other)
 				return func(c *Chunk) { r.Column(c) }
 			}},
-		{"write through a read declaration", CodeReadOnly, "pos",
+		{"write through a read declaration", ErrReadOnly, "pos",
 			`ecs: WEFT-E002: a job of system "damage" asked for a write view of pos, which its query declares read-only; declare it with ecs.Write[pos] instead of ecs.Read[pos]`,
 			func(s *scene, other *Decl) func(c *Chunk) {
 				w := Write[pos](s.damage) // its query has the read
 				return func(c *Chunk) { w.Column(c) }
 			}},
-		{"not a column of the query", CodeNotInQuery, "vel",
+		{"not a column of the query", ErrNotInQuery, "vel",
 			`ecs: WEFT-E003: a job of system "damage" asked for a view of vel, which is not a column of its query; pass the token of vel to the query's constructor`,
 			func(s *scene, other *Decl) func(c *Chunk) {
 				v := Read[vel](s.damage)
 				return func(c *Chunk) { v.Column(c) }
 			}},
-		{"a write through a read view", CodeReadModified, "pos",
+		{"a write through a read view", ErrReadModified, "pos",
 			`ecs: WEFT-E004: system "damage" changed pos in chunk 0 (rows 0..2 of table 0), which it declared read-only; declare it with ecs.Write[pos] or stop writing to it`,
 			func(s *scene, other *Decl) func(c *Chunk) {
 				return func(c *Chunk) {
@@ -161,8 +162,8 @@ func TestColumnErrors(t *testing.T) {
 			require.ErrorAs(t, endErr, &e)
 			assert.Equal(t, c.code, e.Code)
 			assert.Equal(t, "damage", e.System)
-			assert.Equal(t, c.comp, e.Component)
-			if c.code != CodeReadModified {
+			assert.Equal(t, c.comp, e.Detail.Component)
+			if c.code != ErrReadModified {
 				require.ErrorIs(t, waitErr, jobs.ErrFailed, "the job fails")
 				assert.Equal(t, e, panicOf(waitErr), "with the same error")
 			}
@@ -198,8 +199,8 @@ func TestQueryWithForeignToken(t *testing.T) {
 // ParallelFor join reports Blocked, with the failure as its cause).
 func panicOf(err error) any {
 	for err != nil {
-		if je, ok := err.(*jobs.Error); ok && je.Code == jobs.CodeFailed {
-			return je.Panic
+		if je, ok := err.(*jobs.Error); ok && je.Code == jobs.ErrFailed {
+			return je.Detail.Panic
 		}
 		err = errors.Unwrap(err)
 	}
@@ -294,8 +295,8 @@ func TestJobAllRunsEveryChunkPastAPanic(t *testing.T) {
 		err = pool.Wait(h)
 		var je *jobs.Error
 		require.ErrorAs(t, err, &je)
-		assert.Equal(t, 1, je.Panic, "the first panic is the job's")
-		assert.Contains(t, string(je.Stack), "TestJobAllRunsEveryChunkPastAPanic", "its stack is the panic's")
+		assert.Equal(t, 1, je.Detail.Panic, "the first panic is the job's")
+		assert.Contains(t, string(je.Detail.Stack), "TestJobAllRunsEveryChunkPastAPanic", "its stack is the panic's")
 		for k := range ran {
 			assert.Equal(t, 1, ran[k], "chunk %d ran once", k)
 		}

@@ -42,13 +42,13 @@ func (r *Reduction[T]) reset(n int) {
 }
 
 // Part is chunk c's own partial value, zero when the job starts. A chunk
-// of another query is refused with CodeBadArgument (the error goes to
+// of another query is refused with ErrBadArgument (the error goes to
 // EndFrame and Part panics with it). Accumulate in a local variable and
 // store it once: partials of neighbouring chunks share cache lines.
 // Executed only by the job that owns c.
 func (r *Reduction[T]) Part(c *Chunk) *T {
 	if c.q != r.q {
-		r.q.w.refuse(errorf(CodeBadArgument, c.q.d.name, "",
+		r.q.w.refuse(errorf(ErrBadArgument, c.q.d.name, "",
 			"system %q asked a reduction for the partial of a chunk of another query (system %q); make the reduction with ecs.NewReduction from the query whose chunks write it", c.q.d.name, r.q.d.name))
 	}
 	return &r.parts[c.index]

@@ -67,21 +67,21 @@ func (l Link[R]) String() string {
 
 // NewRelation declares relation kind R with its policy; ChildOf is
 // declared on first use with DespawnChildren, its only policy (Detach
-// answers CodeBadArgument). A kind is declared once, before tokens and
-// targets of it: another call answers CodeBadArgument.
+// answers ErrBadArgument). A kind is declared once, before tokens and
+// targets of it: another call answers ErrBadArgument.
 // Executed only by the owner, outside of frames.
 func NewRelation[R any](w *World, p Policy) error {
 	if w.inFrame {
 		return w.lockedErr("ecs.NewRelation")
 	}
 	if p > Detach {
-		return errorf(CodeBadArgument, "", reflect.TypeFor[R]().String(), "ecs.NewRelation with policy %d: pass ecs.DespawnChildren or ecs.Detach", p)
+		return errorf(ErrBadArgument, "", reflect.TypeFor[R]().String(), "ecs.NewRelation with policy %d: pass ecs.DespawnChildren or ecs.Detach", p)
 	}
 	if tp := reflect.TypeFor[R](); tp == reflect.TypeFor[ChildOf]() && p != DespawnChildren {
-		return errorf(CodeBadArgument, "", tp.String(), "ecs.NewRelation[ecs.ChildOf] with policy Detach: ChildOf is built in, and despawning a parent despawns its children (DespawnChildren); declare a relation type of your own for Detach, e.g. type Follows struct{} and ecs.NewRelation[Follows](w, ecs.Detach)")
+		return errorf(ErrBadArgument, "", tp.String(), "ecs.NewRelation[ecs.ChildOf] with policy Detach: ChildOf is built in, and despawning a parent despawns its children (DespawnChildren); declare a relation type of your own for Detach, e.g. type Follows struct{} and ecs.NewRelation[Follows](w, ecs.Detach)")
 	}
 	if rk := w.relOf(reflect.TypeFor[R]()); rk != nil {
-		return errorf(CodeBadArgument, "", rk.name, "relation %s is declared already (once per kind; ChildOf on its first use); declare a kind once, before any token of it", rk.name)
+		return errorf(ErrBadArgument, "", rk.name, "relation %s is declared already (once per kind; ChildOf on its first use); declare a kind once, before any token of it", rk.name)
 	}
 	newRelKind[R](w, p)
 	return nil
@@ -124,7 +124,7 @@ func newRelKind[R any](w *World, p Policy) *relKind {
 // undeclared is the error of a token or call of a kind never declared.
 func undeclared[R any]() *Error {
 	tp := reflect.TypeFor[R]()
-	return errorf(CodeBadArgument, "", tp.String(), "relation %v is not declared; declare it once with ecs.NewRelation[%v](w, ecs.DespawnChildren or ecs.Detach) before the engine's Build", tp, tp.Name())
+	return errorf(ErrBadArgument, "", tp.String(), "relation %v is not declared; declare it once with ecs.NewRelation[%v](w, ecs.DespawnChildren or ecs.Detach) before the engine's Build", tp, tp.Name())
 }
 
 // RelationReader is the token of a declared read of relation R: a column
@@ -291,7 +291,7 @@ func (t Targets[T]) Get(row int) (v T, ok bool) {
 
 // Set records setting child's target to target (placeholders of Spawn
 // resolve). At playback a target that is dead, the child itself or one
-// of its descendants is skipped as a problem (CodeBadCommand). Executed
+// of its descendants is skipped as a problem (ErrBadCommand). Executed
 // only by the job (or owner) that owns b; the token must be of b's
 // system.
 func (rw RelationWriter[R]) Set(b *Commands, child, target Entity) {
@@ -317,7 +317,7 @@ func (rw RelationWriter[R]) check(b *Commands) {
 		zero[R](kindWriteRelation)
 	}
 	if b == nil {
-		panic(errorf(CodeBadArgument, rw.u.d.name, rw.u.typ, "%s of system %q was given a nil command buffer; pass Chunk.Commands or Decl.Commands", rw.u.token(), rw.u.d.name))
+		panic(errorf(ErrBadArgument, rw.u.d.name, rw.u.typ, "%s of system %q was given a nil command buffer; pass Chunk.Commands or Decl.Commands", rw.u.token(), rw.u.d.name))
 	}
 	if b.d != nil && b.d != rw.u.d {
 		rw.u.foreign(b.d)
@@ -326,12 +326,12 @@ func (rw RelationWriter[R]) check(b *Commands) {
 
 // Relate records, in b, a buffer of the owner's (World.NewCommands),
 // setting child's target of R: setup code that spawns a hierarchy in one
-// buffer, placeholders and all. It answers CodeBadArgument for an
+// buffer, placeholders and all. It answers ErrBadArgument for an
 // undeclared R or a system's buffer, whose system records through its
 // own RelationWriter. Executed only by the owner.
 func Relate[R any](b *Commands, child, target Entity) error {
 	if b == nil || b.d != nil {
-		return errorf(CodeBadArgument, "", reflect.TypeFor[R]().String(), "ecs.Relate records only in the owner's buffers (World.NewCommands); a system records through the RelationWriter it declared (ecs.WriteRelation)")
+		return errorf(ErrBadArgument, "", reflect.TypeFor[R]().String(), "ecs.Relate records only in the owner's buffers (World.NewCommands); a system records through the RelationWriter it declared (ecs.WriteRelation)")
 	}
 	rk := relation[R](b.w)
 	if rk == nil {
@@ -341,9 +341,9 @@ func Relate[R any](b *Commands, child, target Entity) error {
 	return nil
 }
 
-// SetTarget sets e's target of relation R now: CodeNotFound if e or
-// target is not alive, CodeBadArgument if R is not declared or target is
-// e or one of its descendants (a cycle), CodeLocked from an observer
+// SetTarget sets e's target of relation R now: ErrNotFound if e or
+// target is not alive, ErrBadArgument if R is not declared or target is
+// e or one of its descendants (a cycle), ErrLocked from an observer
 // (its changes go through its commands). Executed only by the owner,
 // outside of frames.
 func SetTarget[R any](w *World, e, target Entity) error {
@@ -355,15 +355,15 @@ func SetTarget[R any](w *World, e, target Entity) error {
 		return err
 	}
 	if isPlaceholder(target) || !w.ark.Alive(target) {
-		return errorf(CodeNotFound, "", rk.name, "ecs.SetTarget: target %v is not alive; a target must be alive", target)
+		return errorf(ErrNotFound, "", rk.name, "ecs.SetTarget: target %v is not alive; a target must be alive", target)
 	}
 	if why := w.relate(rk, e, target); why != "" {
-		return errorf(CodeBadArgument, "", rk.name, "ecs.SetTarget of %v to %v: %s", e, target, why)
+		return errorf(ErrBadArgument, "", rk.name, "ecs.SetTarget of %v to %v: %s", e, target, why)
 	}
 	return nil
 }
 
-// RemoveTarget removes e's link of R, if it has one; CodeLocked from an
+// RemoveTarget removes e's link of R, if it has one; ErrLocked from an
 // observer, as SetTarget. Executed only by the owner, outside of frames.
 func RemoveTarget[R any](w *World, e Entity) error {
 	if err := w.notPlaying("ecs.RemoveTarget"); err != nil {
@@ -378,7 +378,7 @@ func RemoveTarget[R any](w *World, e Entity) error {
 
 // TargetOf is e's target of relation R, and whether it has one. Executed
 // only by the owner, outside of frames; an observer reads through the
-// RelationReader it declares (CodeUndeclared otherwise, as ecs.Get).
+// RelationReader it declares (ErrUndeclared otherwise, as ecs.Get).
 func TargetOf[R any](w *World, e Entity) (Entity, bool, error) {
 	rk, err := ownerRel[R](w, "ecs.TargetOf", e)
 	if err != nil || !w.unsafe.HasUnchecked(e, rk.id) {
@@ -403,7 +403,7 @@ func ChildrenOf[R any](w *World, e Entity, dst []Entity) ([]Entity, error) {
 // would move. Executed only by the owner.
 func (w *World) notPlaying(what string) error {
 	if w.playing() {
-		return errorf(CodeLocked, "", "", "%s during a playback (from an observer); record the change in Observed.Commands through a RelationWriter the observer declares (ecs.WriteRelation), which plays in the same playback", what)
+		return errorf(ErrLocked, "", "", "%s during a playback (from an observer); record the change in Observed.Commands through a RelationWriter the observer declares (ecs.WriteRelation), which plays in the same playback", what)
 	}
 	return nil
 }
@@ -418,11 +418,11 @@ func ownerRel[R any](w *World, what string, e Entity) (*relKind, error) {
 	switch {
 	case w.observing != nil:
 		tp := reflect.TypeFor[R]()
-		return nil, errorf(CodeUndeclared, w.observing.name, tp.String(), "observer %q called %s, which reaches what the observer did not declare; declare ecs.ReadRelation[%v] in its Build and read through that token's Target and Children", w.observing.name, what, tp)
+		return nil, errorf(ErrUndeclared, w.observing.name, tp.String(), "observer %q called %s, which reaches what the observer did not declare; declare ecs.ReadRelation[%v] in its Build and read through that token's Target and Children", w.observing.name, what, tp)
 	case rk == nil:
 		return nil, undeclared[R]()
 	case isPlaceholder(e) || !w.ark.Alive(e):
-		return nil, errorf(CodeNotFound, "", rk.name, "%s of entity %v, which is not alive (despawned, or never spawned)", what, e)
+		return nil, errorf(ErrNotFound, "", rk.name, "%s of entity %v, which is not alive (despawned, or never spawned)", what, e)
 	}
 	return rk, nil
 }

@@ -90,7 +90,7 @@ func TestRelationCycleRefused(t *testing.T) {
 	r, err := w.Apply(b)
 	require.NoError(t, err)
 	require.Len(t, r.Problems, 1)
-	require.Equal(t, CodeBadCommand, r.Problems[0].Code)
+	require.Equal(t, ErrBadCommand, r.Problems[0].Code)
 	_, ok, _ := TargetOf[ChildOf](w, fm.root)
 	require.False(t, ok)
 }
@@ -260,7 +260,7 @@ func TestLinkAsComponentRefused(t *testing.T) {
 }
 
 // An observer cannot change a link in place: SetTarget and RemoveTarget
-// are refused during its playback (CodeLocked), and the same change
+// are refused during its playback (ErrLocked), and the same change
 // recorded in its commands through its RelationWriter plays in that
 // playback.
 func TestRelationChangeFromObserver(t *testing.T) {
@@ -285,7 +285,7 @@ func TestRelationChangeFromObserver(t *testing.T) {
 	for _, err := range inPlace {
 		var we *Error
 		require.ErrorAs(t, err, &we)
-		require.Equal(t, CodeLocked, we.Code, "%v", err)
+		require.Equal(t, ErrLocked, we.Code, "%v", err)
 	}
 	got, ok, err := TargetOf[ChildOf](w, fm.lone)
 	require.NoError(t, err)

@@ -66,7 +66,7 @@ func TestPlaceholdersInValuesResolve(t *testing.T) {
 }
 
 // A placeholder that does not resolve in a value is reported with
-// CodeUnresolved and stored as the zero entity, never as a dead ID.
+// ErrUnresolved and stored as the zero entity, never as a dead ID.
 func TestUnresolvedPlaceholderInValue(t *testing.T) {
 	w := NewWorld(Options{})
 	tc := NewComponent[target](w)
@@ -166,7 +166,7 @@ func leaderWorld(t *testing.T, workers, batch int) string {
 	require.NoError(t, err)
 	require.Len(t, r.Problems, n)
 	for _, p := range r.Problems {
-		require.Equal(t, CodeUnresolved, p.Code)
+		require.Equal(t, ErrUnresolved, p.Code)
 		require.Equal(t, "lead", p.System)
 	}
 	require.NoError(t, pool.Reset())
@@ -217,5 +217,5 @@ func TestPlaceholderInSliceIsReported(t *testing.T) {
 	r, err = w.Apply(b)
 	require.ErrorIs(t, err, ErrUnresolved)
 	require.Len(t, r.Problems, 1)
-	assert.Equal(t, CodeUnresolved, r.Problems[0].Code)
+	assert.Equal(t, ErrUnresolved, r.Problems[0].Code)
 }

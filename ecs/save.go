@@ -114,7 +114,7 @@ func (w *World) Save(out io.Writer) error {
 	}
 	payload, err := cbor.Marshal(f)
 	if err != nil {
-		return errorf(CodeBadFile, "", "", "encoding the save file: %v", err)
+		return errorf(ErrBadFile, "", "", "encoding the save file: %v", err)
 	}
 	var head [headerSize]byte
 	copy(head[:], saveMagic[:])
@@ -229,7 +229,7 @@ func fromBytes[T any](b []byte) ([]T, bool) {
 func (s *stream[T]) encode(src any) (fileEvents, error) {
 	tp := reflect.TypeFor[T]()
 	if f := pointerField(tp, tp.Name()); f != "" {
-		return fileEvents{}, errorf(CodeNoSnapshot, "", tp.String(), "a save cannot write events %v: their field %s holds a pointer; make the event type plain data", tp, f)
+		return fileEvents{}, errorf(ErrNoSnapshot, "", tp.String(), "a save cannot write events %v: their field %s holds a pointer; make the event type plain data", tp, f)
 	}
 	c := src.(*eventsCopy[T])
 	fe := fileEvents{Type: typeOf(tp)}
@@ -275,7 +275,7 @@ func (w *World) Load(in io.Reader) error {
 	}
 	var s Snapshot
 	if err := w.snapshotOf(f, &s); err != nil {
-		return errorf(CodeBadFile, "", "", "the save file does not fit this world: %v; load it into a world made as the saved one was (the same components, resources and systems)", err)
+		return errorf(ErrBadFile, "", "", "the save file does not fit this world: %v; load it into a world made as the saved one was (the same components, resources and systems)", err)
 	}
 	if err := w.makeArchetypes(f); err != nil {
 		return err
@@ -288,26 +288,26 @@ func (w *World) Load(in io.Reader) error {
 func readSave(in io.Reader) (*saveFile, error) {
 	var head [headerSize]byte
 	if _, err := io.ReadFull(in, head[:]); err != nil {
-		return nil, errorf(CodeBadFile, "", "", "the save file ends inside its header (%v): it is truncated or not a save file", err)
+		return nil, errorf(ErrBadFile, "", "", "the save file ends inside its header (%v): it is truncated or not a save file", err)
 	}
 	if !bytes.Equal(head[:8], saveMagic[:]) {
-		return nil, errorf(CodeBadFile, "", "", "the file does not start with %q: it is not a weft save file", saveMagic[:])
+		return nil, errorf(ErrBadFile, "", "", "the file does not start with %q: it is not a weft save file", saveMagic[:])
 	}
 	if v := binary.LittleEndian.Uint32(head[8:]); v != SaveVersion {
-		return nil, errorf(CodeSaveVersion, "", "", "the save file has format version %d and this build reads version %d; load it with the weft version that wrote it", v, SaveVersion)
+		return nil, errorf(ErrSaveVersion, "", "", "the save file has format version %d and this build reads version %d; load it with the weft version that wrote it", v, SaveVersion)
 	}
 	size, sum := binary.LittleEndian.Uint64(head[12:]), binary.LittleEndian.Uint32(head[20:])
 	var payload bytes.Buffer
 	n, err := io.Copy(&payload, io.LimitReader(in, int64(min(size, 1<<62))))
 	if err != nil || uint64(n) != size {
-		return nil, errorf(CodeBadFile, "", "", "the save file is truncated: %d of its %d bytes of payload", n, size)
+		return nil, errorf(ErrBadFile, "", "", "the save file is truncated: %d of its %d bytes of payload", n, size)
 	}
 	if crc32.ChecksumIEEE(payload.Bytes()) != sum {
-		return nil, errorf(CodeBadFile, "", "", "the save file is corrupted: its checksum does not match its contents")
+		return nil, errorf(ErrBadFile, "", "", "the save file is corrupted: its checksum does not match its contents")
 	}
 	var f saveFile
 	if err := cbor.Unmarshal(payload.Bytes(), &f); err != nil {
-		return nil, errorf(CodeBadFile, "", "", "the save file is corrupted: %v", err)
+		return nil, errorf(ErrBadFile, "", "", "the save file is corrupted: %v", err)
 	}
 	return &f, nil
 }

@@ -27,9 +27,9 @@ import (
 //     participant that runs one of its passes, the system in Schedule or
 //     Merge on the owner, none outside a step (use.here).
 //
-// A token of another system is refused with CodeUndeclared, naming both
+// A token of another system is refused with ErrUndeclared, naming both
 // systems, the token and the call that declares it; a zero token (never
-// made) with CodeBadArgument in every mode, before it is dereferenced.
+// made) with ErrBadArgument in every mode, before it is dereferenced.
 // The engine reads the records through glue.Decl.Uses for ordering,
 // chaining and Explain, by their reach, so a new kind of token is a line
 // in kinds and its calls to in or here: the engine needs no change unless
@@ -180,24 +180,24 @@ func shown(k kind, typ string) string {
 // only by the job that owns c.
 func (u *use) in(c *Chunk) {
 	if c == nil {
-		panic(errorf(CodeBadArgument, u.d.name, u.typ, "%s of system %q was given a nil chunk; pass the calling job's chunk", u.token(), u.d.name))
+		panic(errorf(ErrBadArgument, u.d.name, u.typ, "%s of system %q was given a nil chunk; pass the calling job's chunk", u.token(), u.d.name))
 	}
 	if c.q.d != u.d {
 		u.foreign(c.q.d)
 	}
 	if !c.q.w.inFrame {
-		u.d.w.reject(errorf(CodeBadArgument, c.q.d.name, u.typ, "%s of system %q was used with a chunk of a frame that has ended; a chunk is valid only in its own job, during its frame", u.token(), c.q.d.name))
+		u.d.w.reject(errorf(ErrBadArgument, c.q.d.name, u.typ, "%s of system %q was used with a chunk of a frame that has ended; a chunk is valid only in its own job, during its frame", u.token(), c.q.d.name))
 	}
 }
 
 // inOrder checks, as in, a call through u that writes what chunks share,
 // which the pass must then run as one job (JobInOrder); else it refuses
-// the call with CodeRacyWrite and the text of format (%q: the system, %s:
+// the call with ErrRacyWrite and the text of format (%q: the system, %s:
 // the type). Executed only by the job that owns c.
 func (u *use) inOrder(c *Chunk, format string) {
 	u.in(c)
 	if !c.inOrder {
-		u.d.w.refuse(errorf(CodeRacyWrite, c.q.d.name, u.typ, format, c.q.d.name, u.typ))
+		u.d.w.refuse(errorf(ErrRacyWrite, c.q.d.name, u.typ, format, c.q.d.name, u.typ))
 	}
 }
 
@@ -227,14 +227,14 @@ func (u *use) running() {
 	case by != nil:
 		u.foreign(by)
 	case w.inFrame:
-		w.reject(errorf(CodeUndeclared, "", u.typ, "%s of system %q was used from a goroutine that runs no job of the step; use a token only in the jobs, Schedule and Merge of the system that declared it", u.token(), u.d.name))
+		w.reject(errorf(ErrUndeclared, "", u.typ, "%s of system %q was used from a goroutine that runs no job of the step; use a token only in the jobs, Schedule and Merge of the system that declared it", u.token(), u.d.name))
 	}
 }
 
 // foreign refuses a call through u by system by, which did not declare
 // it. Any goroutine.
 func (u *use) foreign(by *Decl) {
-	u.d.w.reject(errorf(CodeUndeclared, by.name, u.typ,
+	u.d.w.reject(errorf(ErrUndeclared, by.name, u.typ,
 		"%s %q used %s of %s %q; a token works only in the %[4]s that declared it: %[6]s",
 		by.role, by.name, u.token(), u.d.role, u.d.name, u.fix(by.name)))
 }
@@ -247,7 +247,7 @@ func zero[T any](k kind) {
 	if k == kindReadRelation || k == kindWriteRelation {
 		typ = reflect.TypeFor[T]().Name()
 	}
-	panic(errorf(CodeBadArgument, "", typ, "the zero %s, a token that was never made, was used; make it in the system's Build with %s and keep that value",
+	panic(errorf(ErrBadArgument, "", typ, "the zero %s, a token that was never made, was used; make it in the system's Build with %s and keep that value",
 		fmt.Sprintf(kinds[k].token, typ), strings.TrimSuffix(fmt.Sprintf(kinds[k].fix, "", typ)[len(`declare it in "" with `):], " and use that token")))
 }
 

@@ -137,12 +137,12 @@ func (w *World) plainData() *Error {
 	for _, c := range w.comps {
 		if f := w.refs[c.id.Index()]; f != "" {
 			name := w.names[c.id.Index()]
-			return errorf(CodeNoSnapshot, "", name, "a snapshot cannot copy component %s: its field %s holds a pointer, and a copy of it would share what it points to; make the component plain data (numbers, arrays, structs, ecs entities)", name, f)
+			return errorf(ErrNoSnapshot, "", name, "a snapshot cannot copy component %s: its field %s holds a pointer, and a copy of it would share what it points to; make the component plain data (numbers, arrays, structs, ecs entities)", name, f)
 		}
 	}
 	for _, r := range w.resList {
 		if r.refs != "" {
-			return errorf(CodeNoSnapshot, "", r.typ.String(), "a snapshot cannot copy resource %v: its field %s holds a pointer, and a copy of it would share what it points to; make the resource plain data", r.typ, r.refs)
+			return errorf(ErrNoSnapshot, "", r.typ.String(), "a snapshot cannot copy resource %v: its field %s holds a pointer, and a copy of it would share what it points to; make the resource plain data", r.typ, r.refs)
 		}
 	}
 	return nil
@@ -161,7 +161,7 @@ func (w *World) foreign(e ark.Entity) (uint8, bool) {
 }
 
 func foreignErr(x uint8) *Error {
-	return errorf(CodeNoSnapshot, "", "", "a snapshot cannot copy component #%d: it was registered with Ark directly (World.Ark), so weft does not know its type; register it with ecs.NewComponent", x)
+	return errorf(ErrNoSnapshot, "", "", "a snapshot cannot copy component #%d: it was registered with Ark directly (World.Ark), so weft does not know its type; register it with ecs.NewComponent", x)
 }
 
 // copyOut copies the table whose entities are ents into t.
@@ -213,7 +213,7 @@ func (w *World) Restore(src *Snapshot) error {
 		return w.lockedErr("World.Restore")
 	}
 	if src.w != w {
-		return errorf(CodeBadArgument, "", "", "Restore of a snapshot of another world (or of none): restore a snapshot that World.Snapshot of this world filled; to move a world, save it (World.Save) and load it (World.Load)")
+		return errorf(ErrBadArgument, "", "", "Restore of a snapshot of another world (or of none): restore a snapshot that World.Snapshot of this world filled; to move a world, save it (World.Save) and load it (World.Load)")
 	}
 	st, err := w.arkStateOf()
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 
 // The owner's typed reads of the world, between frames: for a hash, a
 // test, a tool, a renderer's merge. Jobs read through chunks and tokens
-// instead; these calls answer CodeLocked during a frame, while jobs may be
+// instead; these calls answer ErrLocked during a frame, while jobs may be
 // writing.
 
 // Entity is an entity of the world (Ark's), so that users of ecs need
@@ -24,9 +24,9 @@ type Comp interface{ compID() ark.ID }
 
 func (c Component[T]) compID() ark.ID { return c.id }
 
-// Get is a copy of e's component T. It answers CodeNotFound for an entity
-// that is not alive or has no T, CodeUnresolved for a Spawn placeholder,
-// and CodeLocked during a frame. Executed only by the owner, outside of
+// Get is a copy of e's component T. It answers ErrNotFound for an entity
+// that is not alive or has no T, ErrUnresolved for a Spawn placeholder,
+// and ErrLocked during a frame. Executed only by the owner, outside of
 // frames.
 func Get[T any](w *World, e Entity) (T, error) {
 	var zero T
@@ -36,13 +36,13 @@ func Get[T any](w *World, e Entity) (T, error) {
 	case w.inFrame:
 		return zero, w.lockedErr("ecs.Get")
 	case w.observing != nil:
-		return zero, errorf(CodeUndeclared, w.observing.name, tp.String(), "observer %q read %v with ecs.Get, which reaches what the observer did not declare; declare ecs.ReadLookup[%v] in its Build and read through that token", w.observing.name, tp, tp)
+		return zero, errorf(ErrUndeclared, w.observing.name, tp.String(), "observer %q read %v with ecs.Get, which reaches what the observer did not declare; declare ecs.ReadLookup[%v] in its Build and read through that token", w.observing.name, tp, tp)
 	case isPlaceholder(e):
-		return zero, errorf(CodeUnresolved, "", tp.String(), "ecs.Get of %v, a Spawn placeholder: its buffer has not played yet, or it was kept past its playback where playback cannot resolve it (a slice, a map, a resource); keep entities in component fields (ark.Entity, in structs or arrays), or read them after the playback", e)
+		return zero, errorf(ErrUnresolved, "", tp.String(), "ecs.Get of %v, a Spawn placeholder: its buffer has not played yet, or it was kept past its playback where playback cannot resolve it (a slice, a map, a resource); keep entities in component fields (ark.Entity, in structs or arrays), or read them after the playback", e)
 	case !w.ark.Alive(e):
-		return zero, errorf(CodeNotFound, "", tp.String(), "ecs.Get[%v] of entity %v, which is not alive (despawned, or never spawned)", tp, e)
+		return zero, errorf(ErrNotFound, "", tp.String(), "ecs.Get[%v] of entity %v, which is not alive (despawned, or never spawned)", tp, e)
 	case !registered || !w.unsafe.HasUnchecked(e, c.id):
-		return zero, errorf(CodeNotFound, "", tp.String(), "ecs.Get[%v] of entity %v, which has no %v", tp, e, tp)
+		return zero, errorf(ErrNotFound, "", tp.String(), "ecs.Get[%v] of entity %v, which has no %v", tp, e, tp)
 	}
 	return *(*T)(w.unsafe.GetUnchecked(e, c.id)), nil
 }
@@ -52,7 +52,7 @@ func Get[T any](w *World, e Entity) (T, error) {
 // depends only on the world's history. Range over it at once: the world
 // must not change structurally during the loop (record changes in a
 // Commands buffer and Apply it after). During a frame it answers
-// CodeLocked. Executed only by the owner, outside of frames.
+// ErrLocked. Executed only by the owner, outside of frames.
 func (w *World) Entities(comps ...Comp) (iter.Seq[Entity], error) {
 	if w.inFrame {
 		return nil, w.lockedErr("World.Entities")
@@ -106,8 +106,8 @@ func idsOf(comps []Comp) []ark.ID {
 // It is the same for the same contents on every run and machine, so two
 // runs compare by it (determinism tests, replays). A component with a
 // pointer, slice, map, interface, channel or function field cannot be
-// hashed: Hash answers CodeBadArgument naming the field. During a frame
-// it answers CodeLocked. Executed only by the owner, outside of frames.
+// hashed: Hash answers ErrBadArgument naming the field. During a frame
+// it answers ErrLocked. Executed only by the owner, outside of frames.
 func (w *World) Hash(comps ...Comp) (uint64, error) {
 	if w.inFrame {
 		return 0, w.lockedErr("World.Hash")
@@ -115,7 +115,7 @@ func (w *World) Hash(comps ...Comp) (uint64, error) {
 	ids := idsOf(comps)
 	for _, id := range ids {
 		if l := &w.layouts[id.Index()]; l.opaque != "" {
-			return 0, errorf(CodeBadArgument, "", w.names[id.Index()], "World.Hash cannot hash %s: its field %s refers to memory outside the component; hash the components that hold plain data", w.names[id.Index()], l.opaque)
+			return 0, errorf(ErrBadArgument, "", w.names[id.Index()], "World.Hash cannot hash %s: its field %s refers to memory outside the component; hash the components that hold plain data", w.names[id.Index()], l.opaque)
 		}
 	}
 	ents := w.hashEnts[:0]

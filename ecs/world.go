@@ -135,7 +135,7 @@ func (w *World) InFrame() bool { return w.inFrame }
 
 // lockedErr is the error of a build-time or structural call during a frame.
 func (w *World) lockedErr(what string) *Error {
-	return errorf(CodeLocked, "", "", "%s while a frame is in progress (jobs may be in flight); with an engine, do it between steps, in a system's Merge or an exclusive system; without one, before World.BeginFrame or after World.EndFrame; or record it in a Commands buffer", what)
+	return errorf(ErrLocked, "", "", "%s while a frame is in progress (jobs may be in flight); with an engine, do it between steps, in a system's Merge or an exclusive system; without one, before World.BeginFrame or after World.EndFrame; or record it in a Commands buffer", what)
 }
 
 // component registers T with Ark and the safety registry, once.
@@ -176,7 +176,7 @@ type Component[T any] struct {
 // NewComponent registers T (if it is new) and returns its handle. Every
 // component type must be registered before the first frame: Ark cannot
 // register types while the world is locked. Executed only by the owner,
-// outside of frames; during a frame it panics with CodeLocked.
+// outside of frames; during a frame it panics with ErrLocked.
 func NewComponent[T any](w *World) Component[T] {
 	c := component[T](w)
 	return Component[T]{id: c.id, name: w.names[c.id.Index()]}
@@ -190,11 +190,11 @@ func AddResource[T any](w *World, res *T) error {
 		return w.lockedErr("AddResource")
 	}
 	if res == nil {
-		return errorf(CodeBadArgument, "", reflect.TypeFor[T]().String(), "AddResource(nil): pass a pointer to the %v value", reflect.TypeFor[T]())
+		return errorf(ErrBadArgument, "", reflect.TypeFor[T]().String(), "AddResource(nil): pass a pointer to the %v value", reflect.TypeFor[T]())
 	}
 	resourceKey[T](w)
 	if r := ark.NewResource[T](w.ark); r.Has() {
-		return errorf(CodeBadArgument, "", reflect.TypeFor[T]().String(), "AddResource: the world already has a resource %v; add each resource type once (engine.New adds engine.Time, Input and Camera)", reflect.TypeFor[T]())
+		return errorf(ErrBadArgument, "", reflect.TypeFor[T]().String(), "AddResource: the world already has a resource %v; add each resource type once (engine.New adds engine.Time, Input and Camera)", reflect.TypeFor[T]())
 	}
 	ark.AddResource(w.ark, res)
 	tp := reflect.TypeFor[T]()
@@ -236,7 +236,7 @@ func (w *World) BeginFrame() error {
 // the frame has finished (pool.Wait gives the happens-before edge).
 func (w *World) EndFrame() (*Report, error) {
 	if !w.inFrame {
-		return nil, errorf(CodeBadArgument, "", "", "EndFrame without BeginFrame; call BeginFrame first")
+		return nil, errorf(ErrBadArgument, "", "", "EndFrame without BeginFrame; call BeginFrame first")
 	}
 	w.guard.Close()
 	w.inFrame = false
@@ -272,18 +272,18 @@ func (w *World) EndFrame() (*Report, error) {
 func (w *World) NewCommands() *Commands { return w.newCommands(nil, -1, 0) }
 
 // Apply plays b back now and resets it. The report is valid until the next
-// Apply or EndFrame: it lists the commands skipped (CodeBadCommand, for
+// Apply or EndFrame: it lists the commands skipped (ErrBadCommand, for
 // a dead entity or a missing component, which a game meets in normal
 // play; Report.Err sums them up). The error is what the playback did
 // wrong: Spawn placeholders that did not resolve (Report.Unresolved,
-// CodeUnresolved) and observers' failures. During a frame it returns an
-// error with CodeLocked and applies nothing. Executed only by the owner.
+// ErrUnresolved) and observers' failures. During a frame it returns an
+// error with ErrLocked and applies nothing. Executed only by the owner.
 func (w *World) Apply(b *Commands) (*Report, error) {
 	if w.inFrame {
 		return nil, w.lockedErr("Apply")
 	}
 	if w.playing() {
-		return nil, errorf(CodeLocked, "", "", "Apply during a playback (from an observer); record the changes in Observed.Commands, which plays in the same playback")
+		return nil, errorf(ErrLocked, "", "", "Apply during a playback (from an observer); record the changes in Observed.Commands, which plays in the same playback")
 	}
 	w.active = append(w.active[:0], b)
 	w.playAll(w.active)

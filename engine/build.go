@@ -15,7 +15,7 @@ import (
 // Config.Allowlist accepts them. Executed only by the owner, once.
 func (e *Engine) Build() error {
 	if e.sched.built || e.sched.tried {
-		return errorf(CodeOrder, "", nil, "Build called twice; build once, then Step (after a failed Build, make a new Engine on a new world)")
+		return errorf(ErrOrder, "", nil, "Build called twice; build once, then Step (after a failed Build, make a new Engine on a new world)")
 	}
 	e.sched.tried = true
 	if err := errors.Join(e.sched.addErr...); err != nil {
@@ -36,10 +36,10 @@ func (e *Engine) Build() error {
 		if serr := e.setCycle(err); serr != nil {
 			return serr
 		}
-		return errorf(CodeSchedule, "", err, "the schedule does not validate; fix the systems named below")
+		return errorf(ErrSchedule, "", err, "the schedule does not validate; fix the systems named below")
 	}
 	if err := plan.NewAmbiguities(e.cfg.Allowlist); err != nil {
-		return errorf(CodeAmbiguity, "", err, "conflicting systems of one stage are ordered only by registration; add Before/After, or accept each ID in Config.Allowlist")
+		return errorf(ErrAmbiguity, "", err, "conflicting systems of one stage are ordered only by registration; add Before/After, or accept each ID in Config.Allowlist")
 	}
 	e.adoptPlan(plan)
 	e.derive()
@@ -56,24 +56,24 @@ func (e *Engine) buildSystems() []error {
 	names := map[string]bool{}
 	for _, en := range e.sched.all {
 		if names[en.name] {
-			dup := &safety.Error{Code: safety.CodeUnknownSystem, Msg: fmt.Sprintf("two systems are named %q; give every system a unique name", en.name)}
-			errs = append(errs, errorf(CodeSchedule, en.name, dup, "the schedule does not validate; fix the systems named below"))
+			dup := &safety.Error{Code: safety.ErrUnknownSystem, Msg: fmt.Sprintf("two systems are named %q; give every system a unique name", en.name)}
+			errs = append(errs, errorf(ErrSchedule, en.name, dup, "the schedule does not validate; fix the systems named below"))
 		}
 		names[en.name] = true
 		if en.excl != nil {
 			if ordered, via := orderedVia(en); ordered {
-				errs = append(errs, errorf(CodeStageOrder, en.name, nil, "exclusive system %q has Before/After constraints%s; exclusive systems run at the start of their stage, in registration order: move it to another stage instead", en.name, via))
+				errs = append(errs, errorf(ErrStageOrder, en.name, nil, "exclusive system %q has Before/After constraints%s; exclusive systems run at the start of their stage, in registration order: move it to another stage instead", en.name, via))
 			}
 			e.sched.excl = append(e.sched.excl, en)
 			continue
 		}
 		en.decl = e.world.System(en.name)
 		if err := callBuild(en.sys, &Builder{e: e, s: en}); err != nil {
-			errs = append(errs, errorf(CodeBuild, en.name, err, "system %q: Build failed; fix the system's Build", en.name))
+			errs = append(errs, errorf(ErrBuild, en.name, err, "system %q: Build failed; fix the system's Build", en.name))
 		}
 		errs = append(errs, en.buildErrs...)
 		if err := en.decl.Err(); err != nil {
-			errs = append(errs, errorf(CodeBuild, en.name, err, "system %q declared its access wrongly", en.name))
+			errs = append(errs, errorf(ErrBuild, en.name, err, "system %q declared its access wrongly", en.name))
 		}
 		e.sched.par = append(e.sched.par, en)
 	}

@@ -131,7 +131,7 @@ func (b *Builder) nilArgument(p *Pass, call, name string, isNil bool, arg, what 
 		return
 	}
 	p.bad = true
-	b.s.buildErrs = append(b.s.buildErrs, errorf(CodeBadConfig, b.s.name, nil,
+	b.s.buildErrs = append(b.s.buildErrs, errorf(ErrBadConfig, b.s.name, nil,
 		"%s(%q) of system %q: %s is nil; pass %s", call, name, b.s.name, arg, what))
 }
 

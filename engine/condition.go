@@ -96,7 +96,7 @@ func (e *Engine) bindConditions() []error {
 			if errors.As(err, &own) {
 				errs = append(errs, errorf(own.Code, "", err, "%s: run condition %s cannot hold", what, c.name))
 			} else if err != nil {
-				errs = append(errs, errorf(CodeCondition, "", err, "%s: run condition %s cannot hold; add the resource with ecs.AddResource before Build, or drop the condition", what, c.name))
+				errs = append(errs, errorf(ErrCondition, "", err, "%s: run condition %s cannot hold; add the resource with ecs.AddResource before Build, or drop the condition", what, c.name))
 			}
 		}
 	}
@@ -138,7 +138,7 @@ func (e *Engine) holds(cs []condition, kind, name string) bool {
 	for i := range cs {
 		ok, err := callHolds(cs[i].holds, &e.scratch.frame)
 		if err != nil {
-			e.fail(errorf(CodeCondition, name, err, "%s %q: run condition %s panicked in step %d; it counts as false", kind, name, cs[i].name, e.res.time.Step))
+			e.fail(errorf(ErrCondition, name, err, "%s %q: run condition %s panicked in step %d; it counts as false", kind, name, cs[i].name, e.res.time.Step))
 		}
 		all = all && ok
 	}

@@ -32,10 +32,10 @@ type digests struct {
 // divergence. Executed only by the owner, between steps.
 func (e *Engine) SetDigests(m ecs.DigestMode) error {
 	if m > ecs.DigestCapture {
-		return errorf(CodeBadConfig, "", nil, "SetDigests(%d): use ecs.DigestOff, ecs.DigestOn or ecs.DigestCapture", m)
+		return errorf(ErrBadConfig, "", nil, "SetDigests(%d): use ecs.DigestOff, ecs.DigestOn or ecs.DigestCapture", m)
 	}
 	if err := e.world.Glue(glue.Seal{}).SetDigests(uint8(m)); err != nil {
-		return errorf(CodeOrder, "", err, "SetDigests during a step; call it between steps")
+		return errorf(ErrOrder, "", err, "SetDigests during a step; call it between steps")
 	}
 	e.dig.mode = m
 	return nil

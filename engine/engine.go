@@ -144,7 +144,7 @@ type outputs struct {
 // outside of frames.
 func New(w *ecs.World, cfg Config) (*Engine, error) {
 	if w == nil {
-		return nil, errorf(CodeBadConfig, "", nil, "New(nil, cfg): the world is nil; make one with ecs.NewWorld")
+		return nil, errorf(ErrBadConfig, "", nil, "New(nil, cfg): the world is nil; make one with ecs.NewWorld")
 	}
 	workers, err := configWorkers(cfg)
 	if err != nil {
@@ -162,7 +162,7 @@ func New(w *ecs.World, cfg Config) (*Engine, error) {
 		cfg.FixedStep = time.Second / 60
 	}
 	if cfg.Batch < 0 || cfg.MaxSteps < 1 || cfg.TraceCapacity < 1 || cfg.FixedStep < 0 {
-		return nil, errorf(CodeBadConfig, "", nil, "Config %+v: Batch must be >= 0 (0: adaptive), MaxSteps and TraceCapacity >= 1, FixedStep > 0", cfg)
+		return nil, errorf(ErrBadConfig, "", nil, "Config %+v: Batch must be >= 0 (0: adaptive), MaxSteps and TraceCapacity >= 1, FixedStep > 0", cfg)
 	}
 	e := &Engine{world: w, cfg: cfg,
 		res:  resources{time: &Time{DT: cfg.FixedStep.Seconds()}, input: &Input{}, camera: &Camera{Zoom: 1}},
@@ -175,7 +175,7 @@ func New(w *ecs.World, cfg Config) (*Engine, error) {
 	w.Glue(glue.Seal{}).SetOwner(owner{e})
 	for _, err := range []error{ecs.AddResource(w, e.res.time), ecs.AddResource(w, e.res.input), ecs.AddResource(w, e.res.camera)} {
 		if err != nil {
-			return nil, errorf(CodeOrder, "", err, "making the engine's resources; make one engine per world, outside of BeginFrame/EndFrame")
+			return nil, errorf(ErrOrder, "", err, "making the engine's resources; make one engine per world, outside of BeginFrame/EndFrame")
 		}
 	}
 	return e, nil
@@ -206,7 +206,7 @@ func (e *Engine) Close() error {
 // goroutine; the CAS orders it against the running call.
 func (e *Engine) enter(call string) error {
 	if !e.busy.CompareAndSwap(false, true) {
-		return errorf(CodeOrder, "", nil, "%s while a step or Close is running (called from a system's Schedule, Merge or job, an exclusive system, or another goroutine); call Step, Tick and Close only from the goroutine that drives the engine, between steps", call)
+		return errorf(ErrOrder, "", nil, "%s while a step or Close is running (called from a system's Schedule, Merge or job, an exclusive system, or another goroutine); call Step, Tick and Close only from the goroutine that drives the engine, between steps", call)
 	}
 	return nil
 }
@@ -273,7 +273,7 @@ func ResolveWorkers(n int) (int, error) { return resolveWorkers("%d workers", n)
 func configWorkers(cfg Config) (int, error) {
 	switch {
 	case cfg.Serial && cfg.Workers != 0:
-		return 0, errorf(CodeBadConfig, "", nil, "Config{Serial: true, Workers: %d}: the serial executor runs no workers; give Serial or Workers, not both", cfg.Workers)
+		return 0, errorf(ErrBadConfig, "", nil, "Config{Serial: true, Workers: %d}: the serial executor runs no workers; give Serial or Workers, not both", cfg.Workers)
 	case cfg.Serial:
 		return 0, nil
 	case cfg.Workers == 0:
@@ -293,7 +293,7 @@ func SpareWorkers() int { return min(MaxWorkers, runtime.GOMAXPROCS(0)-1) }
 func resolveWorkers(call string, n int) (int, error) {
 	w, err := jobs.ResolveWorkers(n)
 	if err != nil {
-		return 0, errorf(CodeBadConfig, "", nil, call+": give 0 (serial) up to engine.MaxWorkers (%d), or engine.DefaultWorkers (GOMAXPROCS-1)", n, MaxWorkers)
+		return 0, errorf(ErrBadConfig, "", nil, call+": give 0 (serial) up to engine.MaxWorkers (%d), or engine.DefaultWorkers (GOMAXPROCS-1)", n, MaxWorkers)
 	}
 	return w, nil
 }
@@ -302,7 +302,7 @@ func resolveWorkers(call string, n int) (int, error) {
 // adaptive again.
 func (e *Engine) SetBatch(n int) error {
 	if n < 0 {
-		return errorf(CodeBadConfig, "", nil, "SetBatch(%d): the batch size must be >= 1, or 0 for adaptive", n)
+		return errorf(ErrBadConfig, "", nil, "SetBatch(%d): the batch size must be >= 1, or 0 for adaptive", n)
 	}
 	e.want.batch = n
 	return nil

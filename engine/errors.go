@@ -3,95 +3,47 @@ package engine
 import (
 	"fmt"
 	"runtime/debug"
+
+	"github.com/weft-engine/weft/internal/fault"
 )
 
-// Code is the stable identifier of a kind of engine error. docs/errors.md
-// explains each one with an example and the fix.
-type Code string
-
-// The engine error codes.
+// The engine error codes, for errors.Is(err, ErrX) and e.Code == ErrX.
+// docs/errors.md explains each one with an example and the fix.
 const (
-	CodeBadConfig     Code = "WEFT-G001" // a Config field or an argument is out of range or nil
-	CodeBuild         Code = "WEFT-G002" // a system's Build failed or panicked, or its declarations are invalid
-	CodeSchedule      Code = "WEFT-G003" // the set of systems does not validate (cycle, unknown key or name, double declaration)
-	CodeAmbiguity     Code = "WEFT-G004" // two systems conflict and only registration order decides; not in the allowlist
-	CodeStageOrder    Code = "WEFT-G005" // a Before/After constraint contradicts the stage order
-	CodeUnknown       Code = "WEFT-G006" // Enable names no system or set
-	CodeOrder         Code = "WEFT-G007" // a call out of order: Add after Build, Step before Build, a second engine on a world
-	CodeScheduleRun   Code = "WEFT-G008" // a system's Schedule failed or panicked, or scheduling its jobs failed, in a step
-	CodeJob           Code = "WEFT-G009" // a job failed (panicked) or reported a misuse (ecs checks) in a step
-	CodeMerge         Code = "WEFT-G010" // a system's Merge, an exclusive or state system, or an observer failed or panicked in a step
-	CodeUnknownSet    Code = "WEFT-G011" // InSet, or a set's Before/After, names no set (or system)
-	CodeSetStage      Code = "WEFT-G012" // a system is not in the stage of one of its sets
-	CodeNameClash     Code = "WEFT-G013" // a set has the name of a system or of another set
-	CodeSetCycle      Code = "WEFT-G014" // Before/After constraints through sets form a cycle
-	CodeCondition     Code = "WEFT-G015" // a run condition cannot hold (missing resource) or panicked
-	CodeState         Code = "WEFT-G016" // a state is not registered, registered twice, or given a value it does not have
-	CodeStateConflict Code = "WEFT-G017" // two requests for different values of a state before the first is applied
+	ErrBadConfig     = fault.Code("WEFT-G001") // a Config field or an argument is out of range or nil
+	ErrBuild         = fault.Code("WEFT-G002") // a system's Build failed or panicked, or its declarations are invalid
+	ErrSchedule      = fault.Code("WEFT-G003") // the set of systems does not validate (cycle, unknown key or name, double declaration)
+	ErrAmbiguity     = fault.Code("WEFT-G004") // two systems conflict and only registration order decides; not in the allowlist
+	ErrStageOrder    = fault.Code("WEFT-G005") // a Before/After constraint contradicts the stage order
+	ErrUnknown       = fault.Code("WEFT-G006") // Enable names no system or set
+	ErrOrder         = fault.Code("WEFT-G007") // a call out of order: Add after Build, Step before Build, a second engine on a world
+	ErrScheduleRun   = fault.Code("WEFT-G008") // a system's Schedule failed or panicked, or scheduling its jobs failed, in a step
+	ErrJob           = fault.Code("WEFT-G009") // a job failed (panicked) or reported a misuse (ecs checks) in a step
+	ErrMerge         = fault.Code("WEFT-G010") // a system's Merge, an exclusive or state system, or an observer failed or panicked in a step
+	ErrUnknownSet    = fault.Code("WEFT-G011") // InSet, or a set's Before/After, names no set (or system)
+	ErrSetStage      = fault.Code("WEFT-G012") // a system is not in the stage of one of its sets
+	ErrNameClash     = fault.Code("WEFT-G013") // a set has the name of a system or of another set
+	ErrSetCycle      = fault.Code("WEFT-G014") // Before/After constraints through sets form a cycle
+	ErrCondition     = fault.Code("WEFT-G015") // a run condition cannot hold (missing resource) or panicked
+	ErrState         = fault.Code("WEFT-G016") // a state is not registered, registered twice, or given a value it does not have
+	ErrStateConflict = fault.Code("WEFT-G017") // two requests for different values of a state before the first is applied
 )
 
-// Error is the one error type of package engine. errors.As gives the code;
-// errors.Is compares codes, and reaches the cause (safety, ecs, jobs).
-type Error struct {
-	Code   Code
-	System string // the system the error is about, if any
-	Msg    string // what happened and what to change
-	Err    error  // the cause, if any
-	// Skipped (WEFT-G009) are the systems that this system's failure kept
+// Error is every error of package engine (internal/fault has the model):
+// "engine: CODE: what happened and what to change", then the cause (safety,
+// ecs, jobs) on a line of its own; errors.Is and errors.As reach the cause.
+type Error = fault.Error[Detail]
+
+// Detail is what an engine error adds.
+type Detail struct {
+	// Skipped (ErrJob) are the systems that this system's failure kept
 	// from running in the step, in built order: their jobs were blocked
 	// and their Merge did not run.
 	Skipped []string
 }
 
-// Sentinels for errors.Is (errors.Is(err, ErrX) compares codes). They
-// are constants, Codes, so that no caller can change them.
-const (
-	ErrBadConfig     = CodeBadConfig
-	ErrBuild         = CodeBuild
-	ErrSchedule      = CodeSchedule
-	ErrAmbiguity     = CodeAmbiguity
-	ErrStageOrder    = CodeStageOrder
-	ErrUnknown       = CodeUnknown
-	ErrOrder         = CodeOrder
-	ErrScheduleRun   = CodeScheduleRun
-	ErrJob           = CodeJob
-	ErrMerge         = CodeMerge
-	ErrUnknownSet    = CodeUnknownSet
-	ErrSetStage      = CodeSetStage
-	ErrNameClash     = CodeNameClash
-	ErrSetCycle      = CodeSetCycle
-	ErrCondition     = CodeCondition
-	ErrState         = CodeState
-	ErrStateConflict = CodeStateConflict
-)
-
-// Error makes a Code an error, so that it can be errors.Is's target.
-func (c Code) Error() string { return string(c) }
-
-func (e *Error) Error() string {
-	s := "engine: " + string(e.Code) + ": " + e.Msg
-	if e.Err != nil {
-		s += ":\n\t" + e.Err.Error()
-	}
-	return s
-}
-
-// Is reports whether target is an *Error with the same code.
-func (e *Error) Is(target error) bool {
-	switch t := target.(type) {
-	case Code:
-		return t == e.Code
-	case *Error:
-		return t.Code == e.Code
-	}
-	return false
-}
-
-// Unwrap is the cause.
-func (e *Error) Unwrap() error { return e.Err }
-
-func errorf(code Code, system string, cause error, format string, args ...any) *Error {
-	return &Error{Code: code, System: system, Err: cause, Msg: fmt.Sprintf(format, args...)}
+func errorf(code fault.Code, system string, cause error, format string, args ...any) *Error {
+	return fault.New(code, system, cause, Detail{}, format, args...)
 }
 
 // Panic is the cause of an error whose system panicked in Build,

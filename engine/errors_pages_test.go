@@ -102,15 +102,19 @@ func codeConstants(t *testing.T) map[string]string {
 	return codes
 }
 
-// addCodes adds the Code constants of one const declaration.
+// addCodes adds the codes (ErrX = fault.Code("...")) of one const declaration.
 func addCodes(t *testing.T, codes map[string]string, pkg string, g *ast.GenDecl) {
 	for _, spec := range g.Specs {
 		vs := spec.(*ast.ValueSpec)
 		for i, n := range vs.Names {
-			if !strings.HasPrefix(n.Name, "Code") || i >= len(vs.Values) {
+			if !strings.HasPrefix(n.Name, "Err") && !strings.HasPrefix(n.Name, "Code") || i >= len(vs.Values) {
 				continue
 			}
-			lit, ok := vs.Values[i].(*ast.BasicLit)
+			x := vs.Values[i]
+			if c, ok := x.(*ast.CallExpr); ok && len(c.Args) == 1 { // ErrX = fault.Code("WEFT-...")
+				x = c.Args[0]
+			}
+			lit, ok := x.(*ast.BasicLit)
 			if !ok || lit.Kind != token.STRING {
 				continue
 			}

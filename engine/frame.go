@@ -37,7 +37,7 @@ func (f *Frame) Prepare(p *Pass) (int, error) {
 		return 0, err
 	}
 	if p.q == nil {
-		return 0, errorf(CodeScheduleRun, p.sys.name, nil, "Prepare(%s): a Range pass has no query; use RunRange", p.label)
+		return 0, errorf(ErrScheduleRun, p.sys.name, nil, "Prepare(%s): a Range pass has no query; use RunRange", p.label)
 	}
 	qs := p.q
 	if ran := f.e.scratch.ran; qs.ran != ran { // once per step: a step number repeats after a rewind
@@ -77,7 +77,7 @@ func (f *Frame) RunRange(p *Pass, n, batch int) error {
 		return err
 	}
 	if p.q != nil {
-		return errorf(CodeScheduleRun, p.sys.name, nil, "RunRange(%s): a Chunks pass runs over its query; use Run", p.label)
+		return errorf(ErrScheduleRun, p.sys.name, nil, "RunRange(%s): a Chunks pass runs over its query; use Run", p.label)
 	}
 	return f.start(p, n, batch)
 }
@@ -90,9 +90,9 @@ func (f *Frame) pass(call string, p *Pass) error {
 	}
 	switch {
 	case p == nil:
-		return errorf(CodeScheduleRun, name, nil, "%s(nil) in system %q: pass a *Pass made in Build with Builder.Chunks, ChunksInOrder or Range, kept in the system", call, name)
+		return errorf(ErrScheduleRun, name, nil, "%s(nil) in system %q: pass a *Pass made in Build with Builder.Chunks, ChunksInOrder or Range, kept in the system", call, name)
 	case p.bad:
-		return errorf(CodeScheduleRun, name, nil, "%s(%s): the pass was made with a nil argument (Build reported it); make it with a query and a function", call, p.label)
+		return errorf(ErrScheduleRun, name, nil, "%s(%s): the pass was made with a nil argument (Build reported it); make it with a query and a function", call, p.label)
 	}
 	return nil
 }
@@ -103,7 +103,7 @@ func (f *Frame) pass(call string, p *Pass) error {
 func (f *Frame) start(p *Pass, n, batch int) error {
 	e, en := f.e, f.cur
 	if en != p.sys {
-		return errorf(CodeScheduleRun, p.sys.name, nil, "pass %s started outside the Schedule of its system %q", p.label, p.sys.name)
+		return errorf(ErrScheduleRun, p.sys.name, nil, "pass %s started outside the Schedule of its system %q", p.label, p.sys.name)
 	}
 	deps := e.scratch.deps
 	if en.started {

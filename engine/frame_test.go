@@ -71,7 +71,7 @@ func TestScheduleError(t *testing.T) {
 	err := e.Tick()
 	var ee *engine.Error
 	require.ErrorAs(t, err, &ee)
-	assert.Equal(t, engine.CodeScheduleRun, ee.Code)
+	assert.Equal(t, engine.ErrScheduleRun, ee.Code)
 	assert.Equal(t, "s", ee.System)
 	assert.Contains(t, err.Error(), "out of ammo")
 	assert.ErrorIs(t, e.Build(), engine.ErrOrder)

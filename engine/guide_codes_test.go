@@ -13,7 +13,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
-	"github.com/weft-engine/weft/jobs"
+	"github.com/weft-engine/weft/internal/fault"
 	"github.com/weft-engine/weft/replay"
 	"github.com/weft-engine/weft/safety"
 )
@@ -57,7 +57,7 @@ func TestGuideCodes(t *testing.T) {
 		if len(codes) > 0 && strings.HasPrefix(codes[0], "WEFT-G") {
 			var ee *engine.Error
 			if assert.True(t, errors.As(got, &ee), "%q: %v", says, got) {
-				assert.Equal(t, engine.Code(codes[0]), ee.Code, "the guide says %q; the engine returned %v", says, got)
+				assert.Equal(t, fault.Code(codes[0]), ee.Code, "the guide says %q; the engine returned %v", says, got)
 			}
 		}
 	}
@@ -79,20 +79,9 @@ func notClaims(doc string, i int) bool {
 	return false
 }
 
-// codeError is code as the errors.Is target of its package.
-func codeError(code string) error {
-	switch code[5] {
-	case 'J':
-		return jobs.Code(code)
-	case 'S':
-		return safety.Code(code)
-	case 'E':
-		return ecs.Code(code)
-	case 'R':
-		return replay.Code(code)
-	}
-	return engine.Code(code)
-}
+// codeError is code as an errors.Is target: one Code type serves every
+// package.
+func codeError(code string) error { return fault.Code(code) }
 
 type missingRes struct{}
 

@@ -236,7 +236,7 @@ func Example_divergence() {
 	a.eng.Close()
 	var re *replay.Error
 	if errors.As(err, &re) {
-		fmt.Println(re.Code, "in step", re.Divergence.Step, "by system", re.Divergence.System)
+		fmt.Println(re.Code, "in step", re.Detail.Step, "by system", re.Detail.System)
 	}
 
 	oracle := newArena(engine.Config{Serial: true, Batch: 1024}, true)

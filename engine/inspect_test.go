@@ -32,7 +32,7 @@ func TestInspectLastStep(t *testing.T) {
 	assert.Equal(t, "  blend: writes Ember; disabled in the last step", in.Lines()[len(in.Lines())-1])
 }
 
-// Inspect, Matching and IsEnabled answer CodeLocked while a frame is open (a
+// Inspect, Matching and IsEnabled answer ErrLocked while a frame is open (a
 // system's Schedule), and answer from a Merge, which runs with the world
 // unlocked, as docs/guide/16-inspector.md says.
 func TestInspectWhereLocked(t *testing.T) {

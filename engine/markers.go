@@ -263,7 +263,7 @@ func (mk *marks) fold(c *StepRecord) error {
 		}
 	}
 	if m := mk.bad.Swap(nil); m != nil {
-		return errorf(CodeJob, m.sys, nil, "marker or counter %q used with participant %d; pass the chunk's c.Worker() (0 to %d this step)", m.name, m.w, len(mk.parts)-1)
+		return errorf(ErrJob, m.sys, nil, "marker or counter %q used with participant %d; pass the chunk's c.Worker() (0 to %d this step)", m.name, m.w, len(mk.parts)-1)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/internal/fault"
 )
 
 // Adding a system after Build is refused with WEFT-G007 and changes
@@ -57,7 +58,7 @@ func TestSecondEngine(t *testing.T) {
 func TestSystemPanic(t *testing.T) {
 	for _, c := range []struct {
 		where string
-		code  engine.Code
+		code  fault.Code
 	}{{"schedule", engine.ErrScheduleRun}, {"merge", engine.ErrMerge}, {"run", engine.ErrMerge}} {
 		t.Run(c.where, func(t *testing.T) {
 			e := newEngine(t, world(t, 10), engine.Config{Workers: 1, Batch: 4})
@@ -277,7 +278,7 @@ func TestUnresolvedPlaceholderFailsStep(t *testing.T) {
 		require.ErrorIs(t, err, ecs.ErrUnresolved, "W%d", workers)
 		assert.Contains(t, err.Error(), `by system "keeper"`)
 		require.Len(t, e.Problems(), 1)
-		assert.Equal(t, ecs.CodeUnresolved, e.Problems()[0].Code)
+		assert.Equal(t, ecs.ErrUnresolved, e.Problems()[0].Code)
 		assert.Equal(t, 1, lastTimings(e).Problems)
 		require.NoError(t, e.Tick(), "W%d: the next step runs", workers)
 		assert.Empty(t, e.Problems())

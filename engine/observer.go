@@ -57,9 +57,9 @@ func (e *Engine) AddObserver(o Observer) error {
 	var err error
 	switch {
 	case e.sched.built || e.sched.tried:
-		return errorf(CodeOrder, "", nil, "AddObserver after Build; add every observer before Build")
+		return errorf(ErrOrder, "", nil, "AddObserver after Build; add every observer before Build")
 	case o == nil:
-		err = errorf(CodeBadConfig, "", nil, "AddObserver(nil): pass an observer value")
+		err = errorf(ErrBadConfig, "", nil, "AddObserver(nil): pass an observer value")
 	default:
 		e.sched.observers = append(e.sched.observers, o)
 		return nil
@@ -80,16 +80,16 @@ func (e *Engine) buildObservers() []error {
 	for _, o := range e.sched.observers {
 		name := o.Name()
 		if names[name] {
-			errs = append(errs, errorf(CodeBuild, name, nil, "observer %q has the name of a system or another observer; give each a unique name", name))
+			errs = append(errs, errorf(ErrBuild, name, nil, "observer %q has the name of a system or another observer; give each a unique name", name))
 		}
 		names[name] = true
 		d := e.world.Observer(name, func(ev ecs.Observed) error { return callObserve(o, ev) })
 		e.sched.obs = append(e.sched.obs, &entry{name: name, decl: d})
 		if err := callObserverBuild(o, &ObserverBuilder{e: e, d: d}); err != nil {
-			errs = append(errs, errorf(CodeBuild, name, err, "observer %q: Build failed; fix the observer's Build", name))
+			errs = append(errs, errorf(ErrBuild, name, err, "observer %q: Build failed; fix the observer's Build", name))
 		}
 		if err := d.Err(); err != nil {
-			errs = append(errs, errorf(CodeBuild, name, err, "observer %q declared its access wrongly", name))
+			errs = append(errs, errorf(ErrBuild, name, err, "observer %q declared its access wrongly", name))
 		}
 	}
 	return errs
@@ -104,14 +104,14 @@ func (e *Engine) reportObservers(rep *ecs.Report) {
 	for _, err := range rep.Observers {
 		var ee *ecs.Error
 		if !errors.As(err, &ee) {
-			e.fail(errorf(CodeMerge, "", err, "an observer failed in step %d", e.res.time.Step))
+			e.fail(errorf(ErrMerge, "", err, "an observer failed in step %d", e.res.time.Step))
 			continue
 		}
 		what := "failed"
 		if errors.Is(err, ecs.ErrObserverCascade) {
 			what = "recorded a cascade that was cut"
 		}
-		e.fail(errorf(CodeMerge, ee.System, err, "observer %q %s in step %d", ee.System, what, e.res.time.Step))
+		e.fail(errorf(ErrMerge, ee.System, err, "observer %q %s in step %d", ee.System, what, e.res.time.Step))
 	}
 }
 

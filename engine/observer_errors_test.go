@@ -26,7 +26,7 @@ func TestObserverFailureIsEngineError(t *testing.T) {
 	err := eng.Tick()
 	var ee *engine.Error
 	require.True(t, errors.As(err, &ee), "%T: %v", err, err)
-	assert.Equal(t, engine.CodeMerge, ee.Code)
+	assert.Equal(t, engine.ErrMerge, ee.Code)
 	assert.Equal(t, "fails", ee.System)
 	assert.ErrorIs(t, err, ecs.ErrObserver)
 	var xe *ecs.Error
@@ -54,7 +54,7 @@ func TestObserverBuildRefusals(t *testing.T) {
 		err = eng.Build()
 		var ee *engine.Error
 		require.True(t, errors.As(err, &ee), name)
-		assert.Equal(t, engine.CodeBuild, ee.Code, name)
+		assert.Equal(t, engine.ErrBuild, ee.Code, name)
 		assert.Equal(t, name, ee.System)
 		assert.ErrorIs(t, err, ecs.ErrBadArgument, name)
 		eng.Close()

@@ -205,7 +205,7 @@ func TestObserverFailures(t *testing.T) {
 	})
 	var names []string
 	for _, ee := range errs {
-		if ee.Code == ecs.CodeObserver {
+		if ee.Code == ecs.ErrObserver {
 			names = append(names, ee.System)
 		}
 	}
@@ -250,7 +250,7 @@ func TestObserverFailsInStep(t *testing.T) {
 		require.Error(t, err)
 		var ee *ecs.Error
 		require.ErrorAs(t, err, &ee)
-		assert.Equal(t, ecs.CodeObserver, ee.Code)
+		assert.Equal(t, ecs.ErrObserver, ee.Code)
 		assert.Equal(t, "picky", ee.System)
 		var p *engine.Panic
 		assert.ErrorAs(t, err, &p, "the panic's stack is kept")

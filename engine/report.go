@@ -56,11 +56,11 @@ func (e *Engine) jobFailures(seg int) []*failure {
 			continue
 		}
 		root := rootFailure(e.run.pool.Wait(en.last))
-		if root == nil || ownsLabel(en, root.Job.Name) {
+		if root == nil || ownsLabel(en, root.Detail.Job.Name) {
 			fs = append(fs, &failure{en: en, root: root})
 			continue
 		}
-		if i := slices.IndexFunc(fs, func(f *failure) bool { return ownsLabel(f.en, root.Job.Name) }); i >= 0 {
+		if i := slices.IndexFunc(fs, func(f *failure) bool { return ownsLabel(f.en, root.Detail.Job.Name) }); i >= 0 {
 			fs[i].skipped = append(fs[i].skipped, en.name)
 		} else { // blocked by a job of no failing system: report it as its own
 			fs = append(fs, &failure{en: en, root: root})
@@ -76,8 +76,8 @@ func rootFailure(err error) *jobs.Error {
 	if !errors.As(err, &je) {
 		return nil
 	}
-	for je.Code == jobs.CodeBlocked {
-		next, ok := je.Cause.(*jobs.Error)
+	for je.Code == jobs.ErrBlocked {
+		next, ok := je.Err.(*jobs.Error)
 		if !ok {
 			break
 		}
@@ -174,14 +174,14 @@ func (e *Engine) failureError(f *failure) *Error {
 	var err *Error
 	switch {
 	case f.en == nil:
-		err = errorf(CodeJob, "", joinOne(f.misuse), "jobs misused the world in step %d", step)
+		err = errorf(ErrJob, "", joinOne(f.misuse), "jobs misused the world in step %d", step)
 	case len(f.misuse) > 0:
-		err = errorf(CodeJob, f.en.name, joinOne(f.misuse), "system %q misused the world in step %d", f.en.name, step)
+		err = errorf(ErrJob, f.en.name, joinOne(f.misuse), "system %q misused the world in step %d", f.en.name, step)
 	default:
-		err = errorf(CodeJob, f.en.name, f.root, "system %q: a job failed in step %d", f.en.name, step)
+		err = errorf(ErrJob, f.en.name, f.root, "system %q: a job failed in step %d", f.en.name, step)
 	}
 	if len(f.skipped) > 0 {
-		err.Skipped = f.skipped
+		err.Detail.Skipped = f.skipped
 		err.Msg += "; blocked by it (not merged): " + quoteList(f.skipped)
 	}
 	return err

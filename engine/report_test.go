@@ -69,14 +69,14 @@ func TestEveryFailureReported(t *testing.T) {
 				for i, want := range []struct{ sys, panic, skipped string }{{"a", "a broke", "c"}, {"b", "b broke", "d"}} {
 					var ee *engine.Error
 					require.True(t, errors.As(list.Unwrap()[i], &ee))
-					assert.Equal(t, engine.CodeJob, ee.Code)
+					assert.Equal(t, engine.ErrJob, ee.Code)
 					assert.Equal(t, want.sys, ee.System)
-					assert.Equal(t, []string{want.skipped}, ee.Skipped)
+					assert.Equal(t, []string{want.skipped}, ee.Detail.Skipped)
 					assert.Contains(t, ee.Error(), fmt.Sprintf("blocked by it (not merged): %q", want.skipped))
 					var je *jobs.Error
 					require.True(t, errors.As(ee, &je), "%v", ee)
-					assert.Equal(t, jobs.CodeFailed, je.Code)
-					assert.Equal(t, want.panic, je.Panic)
+					assert.Equal(t, jobs.ErrFailed, je.Code)
+					assert.Equal(t, want.panic, je.Detail.Panic)
 				}
 				assert.Equal(t, 0, skippedMerges, "a skipped system's Merge does not run")
 				assert.Equal(t, 1, freeMerges, "a system that depends on no failure runs")
@@ -115,7 +115,7 @@ func TestFailureBlocksOwnPasses(t *testing.T) {
 		var ee *engine.Error
 		require.True(t, errors.As(err, &ee))
 		assert.Equal(t, "two", ee.System)
-		assert.Empty(t, ee.Skipped)
+		assert.Empty(t, ee.Detail.Skipped)
 		assert.ErrorIs(t, err, jobs.ErrFailed)
 	}
 }
@@ -137,7 +137,7 @@ func TestRangeCannotEmit(t *testing.T) {
 		err := eng.Tick()
 		var ee *engine.Error
 		require.True(t, errors.As(err, &ee), "W%d: %v", workers, err)
-		assert.Equal(t, engine.CodeJob, ee.Code)
+		assert.Equal(t, engine.ErrJob, ee.Code)
 		assert.Equal(t, "ranger", ee.System)
 		assert.ErrorIs(t, err, ecs.ErrBadArgument)
 		assert.Contains(t, err.Error(), "a Range pass has no chunk and cannot emit: emit from a Chunks pass")

@@ -42,7 +42,7 @@ type rewindSlot struct {
 // the owner, between steps.
 func (e *Engine) SetRewind(count, every int) error {
 	if count < 0 || every < 1 {
-		return errorf(CodeBadConfig, "", nil, "SetRewind(%d, %d): count must be >= 0 (0: keep none) and every >= 1", count, every)
+		return errorf(ErrBadConfig, "", nil, "SetRewind(%d, %d): count must be >= 0 (0: keep none) and every >= 1", count, every)
 	}
 	if err := e.enter("SetRewind"); err != nil {
 		return err
@@ -55,7 +55,7 @@ func (e *Engine) SetRewind(count, every int) error {
 	e.rw = rewinder{every: every, slots: make([]rewindSlot, count+1)}
 	if err := e.keep(); err != nil {
 		e.rw = rewinder{}
-		return errorf(CodeBadConfig, "", err, "SetRewind: the world cannot be snapshot")
+		return errorf(ErrBadConfig, "", err, "SetRewind: the world cannot be snapshot")
 	}
 	return nil
 }
@@ -93,7 +93,7 @@ func (r *rewinder) slot(i int) *rewindSlot {
 func (e *Engine) keepStep() {
 	if err := e.keep(); err != nil {
 		e.rw = rewinder{}
-		e.fail(errorf(CodeBadConfig, "", err, "keeping a snapshot for Rewind at step %d; rewinding is off from here (SetRewind)", e.res.time.Step))
+		e.fail(errorf(ErrBadConfig, "", err, "keeping a snapshot for Rewind at step %d; rewinding is off from here (SetRewind)", e.res.time.Step))
 	}
 }
 
@@ -117,7 +117,7 @@ func (e *Engine) Rewind(n int) (int, error) {
 	r := &e.rw
 	now := e.res.time.Step
 	if n < 0 || uint64(n) > now {
-		return 0, errorf(CodeBadConfig, "", nil, "Rewind(%d) at step %d: n must be >= 0 and at most the steps run", n, now)
+		return 0, errorf(ErrBadConfig, "", nil, "Rewind(%d) at step %d: n must be >= 0 and at most the steps run", n, now)
 	}
 	if n == 0 {
 		return 0, nil
@@ -128,12 +128,12 @@ func (e *Engine) Rewind(n int) (int, error) {
 			continue
 		}
 		if err := e.world.Restore(&s.snap); err != nil {
-			return 0, errorf(CodeBadConfig, "", err, "Rewind(%d)", n)
+			return 0, errorf(ErrBadConfig, "", err, "Rewind(%d)", n)
 		}
 		r.head, r.kept = (r.head+len(r.slots)-i)%len(r.slots), r.kept-i
 		return int(now - s.step), nil
 	}
-	return 0, errorf(CodeBadConfig, "", nil, "Rewind(%d) at step %d: the oldest snapshot kept is of step %d; keep more with SetRewind(count, every): they reach count·every steps back", n, now, r.oldest())
+	return 0, errorf(ErrBadConfig, "", nil, "Rewind(%d) at step %d: the oldest snapshot kept is of step %d; keep more with SetRewind(count, every): they reach count·every steps back", n, now, r.oldest())
 }
 
 // oldest is the step of the oldest kept snapshot (0 if none).
@@ -167,7 +167,7 @@ func (e *Engine) restart() error {
 	e.rw.kept = 0
 	if err := e.keep(); err != nil {
 		e.rw = rewinder{}
-		return errorf(CodeBadConfig, "", err, "keeping a snapshot for Rewind of the world restored at step %d; rewinding is off from here (SetRewind)", e.res.time.Step)
+		return errorf(ErrBadConfig, "", err, "keeping a snapshot for Rewind of the world restored at step %d; rewinding is off from here (SetRewind)", e.res.time.Step)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/internal/fault"
 )
 
 type tally struct{ N int }
@@ -21,7 +22,7 @@ type tally struct{ N int }
 type seamCase struct {
 	kind, where string
 	make        func(d *ecs.Decl) (use func(c *ecs.Chunk), q engine.Query)
-	outside     ecs.Code // what a use on the owner outside a step gives ("" for none)
+	outside     fault.Code // what a use on the owner outside a step gives ("" for none)
 }
 
 func seamCases() []seamCase {
@@ -31,11 +32,11 @@ func seamCases() []seamCase {
 		{"Reader", "job", func(d *ecs.Decl) (func(*ecs.Chunk), engine.Query) {
 			r := ecs.Read[pos](d)
 			return func(c *ecs.Chunk) { _ = r.Column(c) }, ecs.NewQuery1(d, r)
-		}, ecs.CodeBadArgument},
+		}, ecs.ErrBadArgument},
 		{"Writer", "job", func(d *ecs.Decl) (func(*ecs.Chunk), engine.Query) {
 			w := ecs.Write[vel](d)
 			return func(c *ecs.Chunk) { _ = w.Column(c) }, ecs.NewQuery1(d, w)
-		}, ecs.CodeBadArgument},
+		}, ecs.ErrBadArgument},
 		{"LookupReader", "job", func(d *ecs.Decl) (func(*ecs.Chunk), engine.Query) {
 			l := ecs.ReadLookup[pos](d)
 			return func(c *ecs.Chunk) {
@@ -54,11 +55,11 @@ func seamCases() []seamCase {
 		{"LookupWriter", "inorder", func(d *ecs.Decl) (func(*ecs.Chunk), engine.Query) {
 			l := ecs.WriteLookup[vel](d)
 			return func(c *ecs.Chunk) { _, _ = l.Get(c, first(c)) }, nil
-		}, ecs.CodeBadArgument},
+		}, ecs.ErrBadArgument},
 		{"Emitter", "job", func(d *ecs.Decl) (func(*ecs.Chunk), engine.Query) {
 			em := ecs.Emit[ping](d)
 			return func(c *ecs.Chunk) { em.Emit(c, ping{}) }, nil
-		}, ecs.CodeBadArgument},
+		}, ecs.ErrBadArgument},
 		{"Emitter.EmitOwner", "schedule", func(d *ecs.Decl) (func(*ecs.Chunk), engine.Query) {
 			em := ecs.Emit[ping](d)
 			return func(*ecs.Chunk) { em.EmitOwner(ping{}) }, nil
@@ -78,7 +79,7 @@ func seamCases() []seamCase {
 		{"ResWriter.In", "inorder", func(d *ecs.Decl) (func(*ecs.Chunk), engine.Query) {
 			r := ecs.WriteRes[tally](d)
 			return func(c *ecs.Chunk) { r.In(c).N++ }, nil
-		}, ecs.CodeBadArgument},
+		}, ecs.ErrBadArgument},
 		{"LookupReader in Merge", "merge", func(d *ecs.Decl) (func(*ecs.Chunk), engine.Query) {
 			l := ecs.ReadLookup[pos](d)
 			return func(*ecs.Chunk) { _, _ = l.Get(anyone) }, nil

@@ -16,13 +16,13 @@ import (
 // through the engine's wrapping, and a code of another family never
 // matches, even where the names agree.
 func TestSentinelsAreCodes(t *testing.T) {
-	inner := &jobs.Error{Code: jobs.CodeFailed, Msg: "panic"}
-	err := &engine.Error{Code: engine.CodeJob, Msg: "a job failed", Err: inner}
+	inner := &jobs.Error{Code: jobs.ErrFailed, Msg: "panic"}
+	err := &engine.Error{Code: engine.ErrJob, Msg: "a job failed", Err: inner}
 	assert.ErrorIs(t, err, engine.ErrJob)
 	assert.ErrorIs(t, err, jobs.ErrFailed)
-	assert.ErrorIs(t, err, jobs.CodeFailed)
+	assert.ErrorIs(t, err, jobs.ErrFailed)
 	assert.NotErrorIs(t, err, jobs.ErrBlocked)
 	assert.NotErrorIs(t, err, engine.ErrMerge)
-	assert.False(t, errors.Is(&ecs.Error{Code: ecs.CodeBadArgument}, safety.ErrBadArgument), "BadArgument of ecs is not safety's")
-	assert.True(t, errors.Is(&safety.Error{Code: safety.CodeBadArgument}, safety.ErrBadArgument))
+	assert.False(t, errors.Is(&ecs.Error{Code: ecs.ErrBadArgument}, safety.ErrBadArgument), "BadArgument of ecs is not safety's")
+	assert.True(t, errors.Is(&safety.Error{Code: safety.ErrBadArgument}, safety.ErrBadArgument))
 }

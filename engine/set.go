@@ -51,7 +51,7 @@ func InStage(s Stage) Option {
 // the owner, before Build.
 func (e *Engine) Set(name string, opts ...Option) error {
 	if e.sched.built || e.sched.tried {
-		return errorf(CodeOrder, "", nil, "Set(%q) after Build; declare every set before Build", name)
+		return errorf(ErrOrder, "", nil, "Set(%q) after Build; declare every set before Build", name)
 	}
 	s := &set{name: name}
 	for _, o := range opts {
@@ -66,7 +66,7 @@ func (e *Engine) Set(name string, opts ...Option) error {
 	err := optionsErr(fmt.Sprintf("Set(%q)", name), "", s.errs)
 	for _, o := range e.sched.sets {
 		if err == nil && o.name == name {
-			err = errorf(CodeNameClash, "", nil, "Set(%q) twice; declare each set once, with all its options", name)
+			err = errorf(ErrNameClash, "", nil, "Set(%q) twice; declare each set once, with all its options", name)
 		}
 	}
 	if err != nil {
@@ -98,11 +98,11 @@ func (e *Engine) resolveSets() []error {
 		for _, n := range en.sets {
 			s := e.sched.setByName[n]
 			if s == nil {
-				errs = append(errs, errorf(CodeUnknownSet, en.name, nil, "system %q is InSet(%q), which is not a set; declare it with Engine.Set before Build, or fix the name", en.name, n))
+				errs = append(errs, errorf(ErrUnknownSet, en.name, nil, "system %q is InSet(%q), which is not a set; declare it with Engine.Set before Build, or fix the name", en.name, n))
 				continue
 			}
 			if s.staged && s.stage != en.stage {
-				errs = append(errs, errorf(CodeSetStage, en.name, nil, "system %q is added to %v, but its set %q is InStage(%v)%s; add the system to its set's stage, or take it out of the set", en.name, en.stage, n, s.stage, e.otherStage(en, s)))
+				errs = append(errs, errorf(ErrSetStage, en.name, nil, "system %q is added to %v, but its set %q is InStage(%v)%s; add the system to its set's stage, or take it out of the set", en.name, en.stage, n, s.stage, e.otherStage(en, s)))
 			}
 			en.setOf = append(en.setOf, s)
 			s.members = append(s.members, en)
@@ -116,11 +116,11 @@ func (e *Engine) resolveSets() []error {
 // owner, in resolveSets.
 func (e *Engine) checkNames(s *set, errs []error) []error {
 	if e.sched.byName[s.name] != nil {
-		errs = append(errs, errorf(CodeNameClash, s.name, nil, "set %q has the name of a system; Before/After(%q) would mean either: rename the set or the system", s.name, s.name))
+		errs = append(errs, errorf(ErrNameClash, s.name, nil, "set %q has the name of a system; Before/After(%q) would mean either: rename the set or the system", s.name, s.name))
 	}
 	for _, n := range append(s.before[:len(s.before):len(s.before)], s.after...) {
 		if t := e.sched.byName[n]; (t == nil || t.excl != nil) && e.sched.setByName[n] == nil {
-			errs = append(errs, errorf(CodeUnknownSet, "", nil, "set %q runs Before/After %q, which is neither a parallel system nor a set (exclusive systems take no Before/After); fix the name, or add the system or Set", s.name, n))
+			errs = append(errs, errorf(ErrUnknownSet, "", nil, "set %q runs Before/After %q, which is neither a parallel system nor a set (exclusive systems take no Before/After); fix the name, or add the system or Set", s.name, n))
 		}
 	}
 	return errs
@@ -163,7 +163,7 @@ func (e *Engine) constrain(en *entry, subject string, o *options, errs []error) 
 		}
 		for _, n := range names {
 			if s := e.sched.setByName[n]; s != nil && slices.Contains(s.members, en) {
-				errs = append(errs, errorf(CodeSetCycle, en.name, nil, "%s is %s set %q, which %s is in: it would run %s itself; order it against the other members by their names instead", subject, map[bool]string{true: "Before", false: "After"}[before], n, en.name, map[bool]string{true: "before", false: "after"}[before]))
+				errs = append(errs, errorf(ErrSetCycle, en.name, nil, "%s is %s set %q, which %s is in: it would run %s itself; order it against the other members by their names instead", subject, map[bool]string{true: "Before", false: "After"}[before], n, en.name, map[bool]string{true: "before", false: "after"}[before]))
 				continue
 			}
 			ts, object := e.targets(n, en)
@@ -238,13 +238,13 @@ func stageOrderErr(en, t *entry, before bool, c Cause) error {
 	const fix = "; drop the constraint or move one of them"
 	switch {
 	case c.Kind == CauseSet && before:
-		return errorf(CodeStageOrder, en.name, nil, "%s: %q (%v) would run before %q, which is in the earlier stage %v"+fix, c.Text, en.name, en.stage, t.name, t.stage)
+		return errorf(ErrStageOrder, en.name, nil, "%s: %q (%v) would run before %q, which is in the earlier stage %v"+fix, c.Text, en.name, en.stage, t.name, t.stage)
 	case c.Kind == CauseSet:
-		return errorf(CodeStageOrder, en.name, nil, "%s: %q (%v) would run after %q, which is in the later stage %v"+fix, c.Text, en.name, en.stage, t.name, t.stage)
+		return errorf(ErrStageOrder, en.name, nil, "%s: %q (%v) would run after %q, which is in the later stage %v"+fix, c.Text, en.name, en.stage, t.name, t.stage)
 	case before:
-		return errorf(CodeStageOrder, en.name, nil, "system %q (%v) runs Before %q, which is in the earlier stage %v"+fix, en.name, en.stage, t.name, t.stage)
+		return errorf(ErrStageOrder, en.name, nil, "system %q (%v) runs Before %q, which is in the earlier stage %v"+fix, en.name, en.stage, t.name, t.stage)
 	default:
-		return errorf(CodeStageOrder, en.name, nil, "system %q (%v) runs After %q, which is in the later stage %v"+fix, en.name, en.stage, t.name, t.stage)
+		return errorf(ErrStageOrder, en.name, nil, "system %q (%v) runs After %q, which is in the later stage %v"+fix, en.name, en.stage, t.name, t.stage)
 	}
 }
 
@@ -253,13 +253,13 @@ func stageOrderErr(en, t *entry, before bool, c Cause) error {
 // owner, in Build.
 func (e *Engine) setCycle(err error) error {
 	var se *safety.Error
-	if !errors.As(err, &se) || se.Code != safety.CodeCycle {
+	if !errors.As(err, &se) || se.Code != safety.ErrCycle {
 		return nil
 	}
 	var causes []string
 	viaSet := false
-	for i := 0; i+1 < len(se.Cycle); i++ {
-		c, ok := e.sched.why[[2]string{se.Cycle[i], se.Cycle[i+1]}]
+	for i := 0; i+1 < len(se.Detail.Cycle); i++ {
+		c, ok := e.sched.why[[2]string{se.Detail.Cycle[i], se.Detail.Cycle[i+1]}]
 		if ok {
 			causes = append(causes, c.Text)
 			viaSet = viaSet || c.Kind == CauseSet
@@ -268,5 +268,5 @@ func (e *Engine) setCycle(err error) error {
 	if !viaSet {
 		return nil
 	}
-	return errorf(CodeSetCycle, "", err, "Before/After constraints through sets form a cycle (%s): %s; remove one of them", strings.Join(se.Cycle, " → "), strings.Join(causes, "; "))
+	return errorf(ErrSetCycle, "", err, "Before/After constraints through sets form a cycle (%s): %s; remove one of them", strings.Join(se.Detail.Cycle, " → "), strings.Join(causes, "; "))
 }

@@ -130,7 +130,7 @@ func TestSetAfterBuild(t *testing.T) {
 }
 
 // Enable with a set's name switches every member; a name that is neither
-// a system nor a set is refused with CodeUnknown.
+// a system nor a set is refused with ErrUnknown.
 func TestEnableSet(t *testing.T) {
 	for _, workers := range []int{0, 2} {
 		e := newEngine(t, world(t, 8), engine.Config{Workers: workers, Serial: workers == 0, Batch: 2})

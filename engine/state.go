@@ -67,11 +67,11 @@ func (s *State[T]) Set(v T) error {
 	values, home := homeOf(s)
 	switch {
 	case !home:
-		return errorf(CodeState, "", nil, "State[%v].Set(%v) on a copy of the state (or after its engine's Close), which changes nothing: request a transition through the resource itself, from ecs.WriteRes[engine.State[%[1]v]] (Get or In) or engine.StateOf; a ReadRes token's Get is a copy, for reading", reflect.TypeFor[T](), v)
+		return errorf(ErrState, "", nil, "State[%v].Set(%v) on a copy of the state (or after its engine's Close), which changes nothing: request a transition through the resource itself, from ecs.WriteRes[engine.State[%[1]v]] (Get or In) or engine.StateOf; a ReadRes token's Get is a copy, for reading", reflect.TypeFor[T](), v)
 	case !slices.Contains(values, v):
 		return unknownValue(values, fmt.Sprintf("State[%v].Set(%v)", reflect.TypeFor[T](), v), "", v)
 	case s.pending && s.next != v:
-		return errorf(CodeStateConflict, "", nil, "State[%v].Set(%v): a transition to %v is already requested for the next step; request one value per step (decide between them in one system, or order the requesting systems and check Next first)", reflect.TypeFor[T](), v, s.next)
+		return errorf(ErrStateConflict, "", nil, "State[%v].Set(%v): a transition to %v is already requested for the next step; request one value per step (decide between them in one system, or order the requesting systems and check Next first)", reflect.TypeFor[T](), v, s.next)
 	case !s.pending && v == s.cur:
 		return nil // no transition
 	}
@@ -149,15 +149,15 @@ type stateMachine interface {
 // others with WEFT-G016; a refusal also fails Build. Executed only by the owner, before Build.
 func AddState[T comparable](e *Engine, initial T, others ...T) error {
 	if e.sched.built || e.sched.tried {
-		return errorf(CodeOrder, "", nil, "AddState[%v] after Build; register every state before Build", reflect.TypeFor[T]())
+		return errorf(ErrOrder, "", nil, "AddState[%v] after Build; register every state before Build", reflect.TypeFor[T]())
 	}
-	var err error = errorf(CodeState, "", nil, "AddState[%v] twice; register each state type once, with all its values", reflect.TypeFor[T]())
+	var err error = errorf(ErrState, "", nil, "AddState[%v] twice; register each state type once, with all its values", reflect.TypeFor[T]())
 	values := slices.Clone(others) // the initial value may be among them: AddState(e, v, A, B, C)
 	if !slices.Contains(others, initial) {
 		values = append([]T{initial}, others...)
 	}
 	if dup, ok := firstRepeat(others); ok {
-		err = errorf(CodeState, "", nil, "AddState[%v] lists %v twice; list each value of the state once", reflect.TypeFor[T](), dup)
+		err = errorf(ErrState, "", nil, "AddState[%v] lists %v twice; list each value of the state once", reflect.TypeFor[T](), dup)
 	} else if machineOf[T](e) == nil {
 		m := &machine[T]{values: values}
 		st := &State[T]{cur: initial}
@@ -171,7 +171,7 @@ func AddState[T comparable](e *Engine, initial T, others ...T) error {
 			e.sched.states = append(e.sched.states, m)
 			return nil
 		}
-		err = errorf(CodeState, "", err, "AddState[%v]: adding its State resource", reflect.TypeFor[T]())
+		err = errorf(ErrState, "", err, "AddState[%v]: adding its State resource", reflect.TypeFor[T]())
 	}
 	e.sched.addErr = append(e.sched.addErr, err)
 	return err
@@ -227,11 +227,11 @@ func hookMachine[T comparable](e *Engine, h stateHook[T]) (*machine[T], error) {
 	what := fmt.Sprintf("%s[%v]", h.kind, reflect.TypeFor[T]())
 	switch m := machineOf[T](e); {
 	case e.sched.built || e.sched.tried:
-		return nil, errorf(CodeOrder, "", nil, "%s after Build; register every state system before Build", what)
+		return nil, errorf(ErrOrder, "", nil, "%s after Build; register every state system before Build", what)
 	case h.x == nil:
-		return nil, errorf(CodeBadConfig, "", nil, "%s with a nil system; pass an Exclusive", what)
+		return nil, errorf(ErrBadConfig, "", nil, "%s with a nil system; pass an Exclusive", what)
 	case m == nil:
-		return nil, errorf(CodeState, h.x.Name(), nil, "%s(%q): state %v is not registered; call engine.AddState first", what, h.x.Name(), reflect.TypeFor[T]())
+		return nil, errorf(ErrState, h.x.Name(), nil, "%s(%q): state %v is not registered; call engine.AddState first", what, h.x.Name(), reflect.TypeFor[T]())
 	case h.kind != "OnEnter" && !slices.Contains(m.values, h.from):
 		return nil, m.unknown(what, h.x.Name(), h.from)
 	case h.kind != "OnExit" && !slices.Contains(m.values, h.to):
@@ -248,7 +248,7 @@ func (m *machine[T]) unknown(what, system string, v T) error {
 
 // unknownValue is the WEFT-G016 error of v, which is not among values.
 func unknownValue[T comparable](values []T, what, system string, v T) error {
-	return errorf(CodeState, system, nil, "%s: %v is not a value of state %v (registered: %v); add it to AddState, or fix the value", what, v, reflect.TypeFor[T](), values)
+	return errorf(ErrState, system, nil, "%s: %v is not a value of state %v (registered: %v); add it to AddState, or fix the value", what, v, reflect.TypeFor[T](), values)
 }
 
 // machineOf is the registered state T, or nil.
@@ -271,7 +271,7 @@ func StateOf[T comparable](w *ecs.World) (*State[T], error) {
 			return s, nil
 		}
 	}
-	return nil, errorf(CodeState, "", nil, "StateOf[%v]: the world has no such state; call engine.AddState before using it", reflect.TypeFor[T]())
+	return nil, errorf(ErrState, "", nil, "StateOf[%v]: the world has no such state; call engine.AddState before using it", reflect.TypeFor[T]())
 }
 
 // InState runs the system, or the set's members, in steps where state T
@@ -285,7 +285,7 @@ func InState[T comparable](v T) Option {
 			bind: func(e *Engine) error {
 				m := machineOf[T](e)
 				if m == nil {
-					return errorf(CodeState, "", nil, "%s: state %v is not registered; call engine.AddState before Build", name, reflect.TypeFor[T]())
+					return errorf(ErrState, "", nil, "%s: state %v is not registered; call engine.AddState before Build", name, reflect.TypeFor[T]())
 				}
 				if !slices.Contains(m.values, v) {
 					return m.unknown(name, "", v)
@@ -311,7 +311,7 @@ func (e *Engine) applyStates() {
 func (m *machine[T]) apply(e *Engine) {
 	s := m.res.Get()
 	if s == nil {
-		e.fail(errorf(CodeState, "", nil, "state %v: its State resource is gone from the world; keep the resources AddState added", reflect.TypeFor[T]()))
+		e.fail(errorf(ErrState, "", nil, "state %v: its State resource is gone from the world; keep the resources AddState added", reflect.TypeFor[T]()))
 		return
 	}
 	if !s.entered {
@@ -348,7 +348,7 @@ func (m *machine[T]) run(e *Engine, kind string, from, to T) {
 			continue
 		}
 		if err := callRun(h.x, e.world, *e.res.time); err != nil {
-			e.fail(errorf(CodeMerge, h.x.Name(), err, "state system %q (%s) failed in step %d", h.x.Name(), kind, e.res.time.Step))
+			e.fail(errorf(ErrMerge, h.x.Name(), err, "state system %q (%s) failed in step %d", h.x.Name(), kind, e.res.time.Step))
 		}
 	}
 }
@@ -369,7 +369,7 @@ func (m *machine[T]) despawn(e *Engine, from T) {
 		}
 	}
 	if !stray.IsZero() {
-		e.fail(errorf(CodeState, "", nil, "entity %v is scoped to %v, which is not a value of state %v (registered: %v), so no transition despawns it; scope it to a listed value, or add the value to AddState", stray, strayIn, reflect.TypeFor[T](), m.values))
+		e.fail(errorf(ErrState, "", nil, "entity %v is scoped to %v, which is not a value of state %v (registered: %v), so no transition despawns it; scope it to a listed value, or add the value to AddState", stray, strayIn, reflect.TypeFor[T](), m.values))
 	}
 	if m.cmds.Len() == 0 {
 		return
@@ -377,7 +377,7 @@ func (m *machine[T]) despawn(e *Engine, from T) {
 	if rep, err := e.world.Apply(m.cmds); rep != nil {
 		e.reportObservers(rep) // despawn observers ran in the Apply
 	} else if err != nil {
-		e.fail(errorf(CodeState, "", err, "despawning the entities scoped to state %v = %v", reflect.TypeFor[T](), from))
+		e.fail(errorf(ErrState, "", err, "despawning the entities scoped to state %v = %v", reflect.TypeFor[T](), from))
 	}
 }
 
@@ -397,7 +397,7 @@ func (e *Engine) strayScopes() error {
 			continue
 		}
 		if !slices.ContainsFunc(e.sched.states, func(m stateMachine) bool { return m.scopedType() == info.Type }) {
-			return errorf(CodeState, "", nil, "component %v is used, but its state is not registered, so no transition despawns its entities; call engine.AddState for the state type before Build", info.Type)
+			return errorf(ErrState, "", nil, "component %v is used, but its state is not registered, so no transition despawns its entities; call engine.AddState for the state type before Build", info.Type)
 		}
 	}
 	return nil

@@ -21,10 +21,10 @@ import (
 // (about 292 years), is refused with WEFT-G001 and changes nothing.
 func (e *Engine) Step(dt time.Duration) (int, error) {
 	if !e.sched.built {
-		return 0, errorf(CodeOrder, "", nil, "Step before Build; call Build once after adding the systems")
+		return 0, errorf(ErrOrder, "", nil, "Step before Build; call Build once after adding the systems")
 	}
 	if dt < 0 || dt > math.MaxInt64-e.run.acc {
-		return 0, errorf(CodeBadConfig, "", nil, "Step(%v): dt must be >= 0, and the time not yet simulated must stay below 292 years; pass the real time since the last Step", dt)
+		return 0, errorf(ErrBadConfig, "", nil, "Step(%v): dt must be >= 0, and the time not yet simulated must stay below 292 years; pass the real time since the last Step", dt)
 	}
 	if err := e.enter("Step"); err != nil {
 		return 0, err
@@ -58,7 +58,7 @@ func (e *Engine) Step(dt time.Duration) (int, error) {
 // or beside another is refused with WEFT-G007.
 func (e *Engine) Tick() error {
 	if !e.sched.built {
-		return errorf(CodeOrder, "", nil, "Step before Build; call Build once after adding the systems")
+		return errorf(ErrOrder, "", nil, "Step before Build; call Build once after adding the systems")
 	}
 	if err := e.enter("Tick"); err != nil {
 		return err
@@ -98,7 +98,7 @@ func (e *Engine) tick() (err error) {
 	e.out.snaps.publish()
 	at = rec.phase(PhaseSnapshot, -1, at)
 	if err := e.run.pool.Reset(); err != nil {
-		e.fail(errorf(CodeJob, "", err, "resetting the pool after step %d", t.Step))
+		e.fail(errorf(ErrJob, "", err, "resetting the pool after step %d", t.Step))
 	}
 	e.run.tr.Reset()
 	e.takeDigests()
@@ -137,7 +137,7 @@ func (e *Engine) applySettings() error {
 		}
 		p, err := jobs.New(jobs.Options{Workers: e.want.workers, TraceCapacity: e.run.traceCap})
 		if err != nil {
-			return errorf(CodeBadConfig, "", err, "making a pool of %d workers", e.want.workers)
+			return errorf(ErrBadConfig, "", err, "making a pool of %d workers", e.want.workers)
 		}
 		p.SetTracing(true)
 		e.run.pool, e.cur.workers = p, e.want.workers
@@ -149,7 +149,7 @@ func (e *Engine) applySettings() error {
 	if e.want.checks != e.cur.checks {
 		e.run.tr.SetChecks(e.want.checks)
 		if err := e.world.SetChecks(e.want.checks); err != nil {
-			return errorf(CodeOrder, "", err, "switching checks")
+			return errorf(ErrOrder, "", err, "switching checks")
 		}
 		e.cur.checks = e.want.checks
 	}
@@ -166,7 +166,7 @@ func (e *Engine) applySettings() error {
 func (e *Engine) runSegment(seg int) {
 	e.runExclusives(seg)
 	if err := e.world.BeginFrame(); err != nil {
-		e.fail(errorf(CodeOrder, "", err, "a frame was left open; do not call World.BeginFrame yourself"))
+		e.fail(errorf(ErrOrder, "", err, "a frame was left open; do not call World.BeginFrame yourself"))
 		return
 	}
 	e.scheduleSystems(seg)
@@ -190,7 +190,7 @@ func (e *Engine) runExclusives(seg int) {
 		at := e.out.rec.now()
 		if err := callRun(x.excl, e.world, *e.res.time); err != nil {
 			x.fail(err.Error())
-			e.fail(errorf(CodeMerge, x.name, err, "exclusive system %q failed in step %d", x.name, e.res.time.Step))
+			e.fail(errorf(ErrMerge, x.name, err, "exclusive system %q failed in step %d", x.name, e.res.time.Step))
 		}
 		e.out.rec.phase(PhaseExclusive, int32(x.slot), at)
 		e.digestExclusive(x)
@@ -222,7 +222,7 @@ func (e *Engine) waitJobs() {
 		if err == nil {
 			_ = e.run.pool.Wait(all) // a failure: reportJobs finds each
 		} else {
-			e.fail(errorf(CodeJob, "", err, "combining the jobs of step %d", e.res.time.Step))
+			e.fail(errorf(ErrJob, "", err, "combining the jobs of step %d", e.res.time.Step))
 		}
 	}
 	e.out.rec.phase(PhaseWait, -1, at)
@@ -279,7 +279,7 @@ func (e *Engine) playBack(seg int) {
 		if err := rep.Unresolved(); err != nil { // a bug in the systems, unlike a skipped command
 			var ee *ecs.Error
 			errors.As(err, &ee)
-			e.fail(errorf(CodeJob, ee.System, err, "system %q: commands stored an entity that playback could not resolve in step %d", ee.System, e.res.time.Step))
+			e.fail(errorf(ErrJob, ee.System, err, "system %q: commands stored an entity that playback could not resolve in step %d", ee.System, e.res.time.Step))
 		}
 	}
 }
@@ -313,7 +313,7 @@ func (e *Engine) mergeSystem(f *Frame, en *entry) {
 	f.cur = en
 	if err := callMerge(en.merger, f); err != nil {
 		en.fail(err.Error())
-		e.fail(errorf(CodeMerge, en.name, err, "system %q: Merge failed in step %d", en.name, e.res.time.Step))
+		e.fail(errorf(ErrMerge, en.name, err, "system %q: Merge failed in step %d", en.name, e.res.time.Step))
 	}
 	f.cur = nil
 	e.out.rec.phase(PhaseMerge, int32(en.slot), at)
@@ -356,7 +356,7 @@ func (e *Engine) scheduleSystem(en *entry) {
 		en.merge = err == nil
 		if err != nil {
 			en.fail(err.Error())
-			e.fail(errorf(CodeScheduleRun, en.name, err, "system %q: Schedule failed in step %d; its jobs so far still run", en.name, e.res.time.Step))
+			e.fail(errorf(ErrScheduleRun, en.name, err, "system %q: Schedule failed in step %d; its jobs so far still run", en.name, e.res.time.Step))
 		}
 	}
 	if en.started {
@@ -371,7 +371,7 @@ func (e *Engine) scheduleSystem(en *entry) {
 	default:
 		h, err := e.run.tr.Combine(s.deps...)
 		if err != nil {
-			e.fail(errorf(CodeScheduleRun, en.name, err, "combining the predecessors of %q", en.name))
+			e.fail(errorf(ErrScheduleRun, en.name, err, "combining the predecessors of %q", en.name))
 		}
 		en.done = h
 	}

@@ -152,14 +152,14 @@ func (e *Engine) add(call string, stage Stage, en *entry, opts []Option) error {
 		if en != nil {
 			name = en.name
 		}
-		return errorf(CodeOrder, name, nil, "%s(%q) after Build; add every system before Build (to change the systems, make a new Engine on a new world)", call, name)
+		return errorf(ErrOrder, name, nil, "%s(%q) after Build; add every system before Build (to change the systems, make a new Engine on a new world)", call, name)
 	}
 	var err error
 	switch {
 	case en == nil:
-		err = errorf(CodeBadConfig, "", nil, "%s(%v, nil): the system is nil; pass a system value", call, stage)
+		err = errorf(ErrBadConfig, "", nil, "%s(%v, nil): the system is nil; pass a system value", call, stage)
 	case stage < 0 || stage >= numStages:
-		err = errorf(CodeBadConfig, en.name, nil, "system %q is added to %v; use PreUpdate, Update, PostUpdate or PreRender", en.name, stage)
+		err = errorf(ErrBadConfig, en.name, nil, "system %q is added to %v; use PreUpdate, Update, PostUpdate or PreRender", en.name, stage)
 	default:
 		for _, o := range opts {
 			o(&en.options)
@@ -182,7 +182,7 @@ func optionsErr(call, name string, errs []string) error {
 	if len(errs) == 0 {
 		return nil
 	}
-	return errorf(CodeBadConfig, name, nil, "%s: %s", call, strings.Join(errs, "; "))
+	return errorf(ErrBadConfig, name, nil, "%s: %s", call, strings.Join(errs, "; "))
 }
 
 // Enable switches a system on or off from the next step on; given a
@@ -209,5 +209,5 @@ func (e *Engine) Enable(name string, on bool) error {
 	if found {
 		return nil
 	}
-	return errorf(CodeUnknown, name, nil, "Enable(%q): no system or set has that name; use a name that Explain lists, or one given to Engine.Set", name)
+	return errorf(ErrUnknown, name, nil, "Enable(%q): no system or set has that name; use a name that Explain lists, or one given to Engine.Set", name)
 }

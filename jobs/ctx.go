@@ -34,7 +34,7 @@ func (c *Ctx) ParallelFor(j Job, n, batch int, deps ...Handle) (Handle, error) {
 
 // Wait runs other jobs until h has finished (fork-join) and returns h's
 // error as Pool.Wait does. Waiting on the job itself, or on a job that
-// needs it to finish first, returns an error with CodeWaitCycle at once; a
+// needs it to finish first, returns an error with ErrWaitCycle at once; a
 // wait that closes a loop through jobs other participants run (a child
 // that a thief runs waits on its parent) is refused with it when it would
 // park (see waitgraph.go).
@@ -63,7 +63,7 @@ func (c *Ctx) Wait(h Handle) error {
 // every Ctx method; here gets this same Ctx.
 func (c *Ctx) Fork(other Job, here func(*Ctx)) error {
 	if here == nil {
-		return errorf(CodeBadArgument, other.Label, "Fork needs a func to run here; to fork only other, use Schedule and Wait")
+		return errorf(ErrBadArgument, other.Label, "Fork needs a func to run here; to fork only other, use Schedule and Wait")
 	}
 	h, err := c.Schedule(other)
 	if err != nil {

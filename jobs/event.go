@@ -11,11 +11,11 @@ package jobs
 // without occupying a worker. A Wait on h, or on a job after it, waits for
 // the trigger too (on the serial executor the owner sleeps until another
 // goroutine triggers). Reset and Close cancel the events of their frame
-// that were never triggered and report it (CodeUntriggered). Any
+// that were never triggered and report it (ErrUntriggered). Any
 // goroutine may call it.
 func (p *Pool) Event(l Label) (Handle, error) {
 	if p.closed.Load() {
-		return Handle{}, errorf(CodeClosed, l, "the pool is closed; make events before Close")
+		return Handle{}, errorf(ErrClosed, l, "the pool is closed; make events before Close")
 	}
 	j := Job{Label: l}
 	idx, r, _, err := p.alloc(nil, &j, 0)
@@ -32,21 +32,21 @@ func (p *Pool) Event(l Label) (Handle, error) {
 // then ready like a job whose prerequisites are done, and ends Succeeded
 // when the pool reaches it (at once on a worker; on the serial executor in
 // the owner's next Wait or Reset), Outcome reading Pending until then. It
-// refuses a handle that is not an Event (CodeBadArgument) and a second
-// trigger, or a trigger after Cancel (CodeTriggered); a trigger after
-// Reset finds a stale handle (CodeStaleHandle). Any goroutine may call it.
+// refuses a handle that is not an Event (ErrBadArgument) and a second
+// trigger, or a trigger after Cancel (ErrTriggered); a trigger after
+// Reset finds a stale handle (ErrStaleHandle). Any goroutine may call it.
 func (p *Pool) Trigger(h Handle) error {
 	r, err := p.lookup(h)
 	if err != nil {
 		return err
 	}
 	if r.flags.Load()&flagEvent == 0 {
-		return errorf(CodeBadArgument, r.job.Label, "%v is not an event; Trigger only a handle that Pool.Event returned", h)
+		return errorf(ErrBadArgument, r.job.Label, "%v is not an event; Trigger only a handle that Pool.Event returned", h)
 	}
 	w := p.acquire()
 	defer p.release(w)
 	if !p.claimTrigger(w, h.idx, r, false) {
-		return errorf(CodeTriggered, r.job.Label, "the event was already triggered or cancelled; trigger each event once")
+		return errorf(ErrTriggered, r.job.Label, "the event was already triggered or cancelled; trigger each event once")
 	}
 	return nil
 }
@@ -93,5 +93,5 @@ func (p *Pool) cancelEvents(w *participant, call string) error {
 	if first == nil {
 		return nil
 	}
-	return errorf(CodeUntriggered, first.job.Label, "%s found %d event(s) never triggered in this frame and cancelled them, and the jobs after them Blocked; trigger every event (or Cancel it) before %s", call, n, call)
+	return errorf(ErrUntriggered, first.job.Label, "%s found %d event(s) never triggered in this frame and cancelled them, and the jobs after them Blocked; trigger every event (or Cancel it) before %s", call, n, call)
 }

@@ -63,24 +63,24 @@ func TestEventMisuse(t *testing.T) {
 	eachPoolUpTo8(t, func(t *testing.T, p *Pool) {
 		ev := mustEvent(t, p, "once")
 		require.NoError(t, p.Trigger(ev))
-		e := requireCode(t, p.Trigger(ev), CodeTriggered)
-		assert.Equal(t, "once", e.Job.Name)
-		requireCode(t, p.Trigger(mustSchedule(t, p, Job{})), CodeBadArgument)
-		requireCode(t, p.Trigger(Handle{}), CodeForeignHandle)
+		e := requireCode(t, p.Trigger(ev), ErrTriggered)
+		assert.Equal(t, "once", e.Detail.Job.Name)
+		requireCode(t, p.Trigger(mustSchedule(t, p, Job{})), ErrBadArgument)
+		requireCode(t, p.Trigger(Handle{}), ErrForeignHandle)
 		require.NoError(t, p.Wait(ev))
 
 		// Cancel ends an untriggered event; a later Trigger is refused.
 		cancelled := mustEvent(t, p, "cancelled")
 		after := mustSchedule(t, p, Job{Run: func(*Ctx) { t.Error("ran after a cancelled event") }}, cancelled)
 		requireCancel(t, p, cancelled, true)
-		requireCode(t, p.Trigger(cancelled), CodeTriggered)
-		requireCode(t, p.Wait(cancelled), CodeCancelled)
+		requireCode(t, p.Trigger(cancelled), ErrTriggered)
+		requireCode(t, p.Wait(cancelled), ErrCancelled)
 		err := p.Wait(after)
-		requireCode(t, err, CodeBlocked)
+		requireCode(t, err, ErrBlocked)
 		assert.ErrorIs(t, err, ErrCancelled)
 
 		require.NoError(t, p.Reset())
-		requireCode(t, p.Trigger(ev), CodeStaleHandle)
+		requireCode(t, p.Trigger(ev), ErrStaleHandle)
 	})
 }
 
@@ -93,22 +93,22 @@ func TestResetWithUntriggeredEvent(t *testing.T) {
 		ev := mustEvent(t, p, "never")
 		after := mustSchedule(t, p, Job{Run: func(*Ctx) { ran.Store(true) }}, ev)
 		mustSchedule(t, p, Job{}, after)
-		e := requireCode(t, p.Reset(), CodeUntriggered)
-		assert.Equal(t, "never", e.Job.Name)
+		e := requireCode(t, p.Reset(), ErrUntriggered)
+		assert.Equal(t, "never", e.Detail.Job.Name)
 		assert.Contains(t, e.Msg, "1 event(s)")
 		assert.False(t, ran.Load())
-		requireCode(t, p.Trigger(ev), CodeStaleHandle)
+		requireCode(t, p.Trigger(ev), ErrStaleHandle)
 
 		require.NoError(t, p.Wait(mustSchedule(t, p, Job{Run: func(*Ctx) { ran.Store(true) }})))
 		assert.True(t, ran.Load())
 		require.NoError(t, p.Reset())
 		mustEvent(t, p, "at close")
-		e = requireCode(t, p.Close(), CodeUntriggered)
+		e = requireCode(t, p.Close(), ErrUntriggered)
 		assert.Contains(t, e.Msg, "Close found 1 event(s)")
 		assert.Contains(t, e.Msg, "before Close")
 		assert.NotContains(t, e.Msg, "Reset")
 		_, err := p.Event(Label{Name: "closed"})
-		requireCode(t, err, CodeClosed)
+		requireCode(t, err, ErrClosed)
 	})
 }
 
@@ -131,7 +131,7 @@ func TestEventsUnderReset(t *testing.T) {
 				assert.Equal(t, int32(8), sum.Load())
 				require.NoError(t, p.Reset())
 			} else {
-				requireCode(t, p.Reset(), CodeUntriggered)
+				requireCode(t, p.Reset(), ErrUntriggered)
 				assert.Zero(t, sum.Load())
 			}
 		}
@@ -154,9 +154,9 @@ func TestCloseCancelsTheEventAGuestWaitsOn(t *testing.T) {
 			for p.Stats(nil)[0].Parks == 0 { // the guest drives parts[0] and has parked
 				runtime.Gosched()
 			}
-			e := requireCode(t, p.Close(), CodeUntriggered)
+			e := requireCode(t, p.Close(), ErrUntriggered)
 			assert.Contains(t, e.Msg, "Close found")
-			requireCode(t, <-waited, CodeBlocked)
+			requireCode(t, <-waited, ErrBlocked)
 		})
 	}
 }

@@ -39,12 +39,12 @@ func TestParallelForFailureRunsEveryOtherChunk(t *testing.T) {
 			}}, n, batch)
 			require.NoError(t, err)
 			after := mustSchedule(t, p, Job{Label: Label{Name: "after"}, Run: func(*Ctx) { t.Error("ran after a failed ParallelFor") }}, h)
-			e := requireCode(t, p.Wait(h), CodeBlocked)
+			e := requireCode(t, p.Wait(h), ErrBlocked)
 			var root *Error
-			require.ErrorAs(t, e.Cause, &root)
-			assert.Equal(t, CodeFailed, root.Code)
-			assert.Equal(t, firstBad, root.Job.Chunk, "W=%d round %d: the first failed chunk in chunk order", w, round)
-			requireCode(t, p.Wait(after), CodeBlocked)
+			require.ErrorAs(t, e.Err, &root)
+			assert.Equal(t, ErrFailed, root.Code)
+			assert.Equal(t, firstBad, root.Detail.Job.Chunk, "W=%d round %d: the first failed chunk in chunk order", w, round)
+			requireCode(t, p.Wait(after), ErrBlocked)
 			for k := range ran {
 				assert.Equal(t, int32(1), ran[k].Load(), "W=%d round %d: chunk %d runs once", w, round, k)
 			}

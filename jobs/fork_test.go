@@ -68,7 +68,7 @@ func TestForkReturnsOthersError(t *testing.T) {
 			err = c.Fork(Job{Label: Label{Name: "other"}, Run: func(*Ctx) { panic("boom") }}, func(*Ctx) { ranHere = true })
 		}})
 		require.NoError(t, p.Wait(h))
-		requireCode(t, err, CodeFailed)
+		requireCode(t, err, ErrFailed)
 		assert.True(t, ranHere)
 	})
 }
@@ -81,7 +81,7 @@ func TestForkPanicHereFailsTheJob(t *testing.T) {
 		h := mustSchedule(t, p, Job{Run: func(c *Ctx) {
 			_ = c.Fork(Job{Run: func(*Ctx) { otherRan = true }}, func(*Ctx) { panic("here") })
 		}})
-		requireCode(t, p.Wait(h), CodeFailed)
+		requireCode(t, p.Wait(h), ErrFailed)
 		require.NoError(t, p.Reset())
 		assert.True(t, otherRan)
 	})
@@ -95,7 +95,7 @@ func TestForkNilHere(t *testing.T) {
 		ran := false
 		h := mustSchedule(t, p, Job{Run: func(c *Ctx) { err = c.Fork(Job{Run: func(*Ctx) { ran = true }}, nil) }})
 		require.NoError(t, p.Wait(h))
-		requireCode(t, err, CodeBadArgument)
+		requireCode(t, err, ErrBadArgument)
 		require.NoError(t, p.Reset())
 		assert.False(t, ran)
 	})
@@ -113,6 +113,6 @@ func TestForkArenaFull(t *testing.T) {
 		forkErr = c.Fork(Job{Run: func(*Ctx) { ran = true }}, func(*Ctx) { ran = true })
 	}})
 	require.NoError(t, p.Wait(h))
-	requireCode(t, forkErr, CodeArenaFull)
+	requireCode(t, forkErr, ErrArenaFull)
 	assert.False(t, ran)
 }

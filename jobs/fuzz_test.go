@@ -4,6 +4,8 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
+
+	"github.com/weft-engine/weft/internal/fault"
 )
 
 // FuzzGraph builds frames of jobs from random bytes: dependencies (also on
@@ -41,7 +43,7 @@ func fuzzFrame(t *testing.T, p *Pool, alien Handle, ops []byte) {
 		}
 		return hs[int(b)%len(hs)], true
 	}
-	expect := func(err error, codes ...Code) {
+	expect := func(err error, codes ...fault.Code) {
 		if err == nil {
 			return
 		}
@@ -72,7 +74,7 @@ func fuzzFrame(t *testing.T, p *Pool, alien Handle, ops []byte) {
 				run = func(*Ctx) { panic("fuzz") }
 			}
 			h, err := p.Schedule(Job{Run: run}, deps...)
-			expect(err, CodeArenaFull)
+			expect(err, ErrArenaFull)
 			if err == nil {
 				plain = append(plain, h)
 			}
@@ -83,7 +85,7 @@ func fuzzFrame(t *testing.T, p *Pool, alien Handle, ops []byte) {
 			}
 		case 3:
 			if h, ok := pick(plain, arg); ok {
-				expect(p.Wait(h), CodeFailed, CodeCancelled, CodeBlocked)
+				expect(p.Wait(h), ErrFailed, ErrCancelled, ErrBlocked)
 			}
 		case 4: // a job that waits on a plain job, or on whatever op 5 gives it
 			target := &atomic.Pointer[Handle]{}
@@ -92,10 +94,10 @@ func fuzzFrame(t *testing.T, p *Pool, alien Handle, ops []byte) {
 			}
 			h, err := p.Schedule(Job{Run: func(c *Ctx) {
 				if t := target.Load(); t != nil {
-					expect(c.Wait(*t), CodeFailed, CodeCancelled, CodeBlocked, CodeWaitCycle, CodeStaleHandle)
+					expect(c.Wait(*t), ErrFailed, ErrCancelled, ErrBlocked, ErrWaitCycle, ErrStaleHandle)
 				}
 			}})
-			expect(err, CodeArenaFull)
+			expect(err, ErrArenaFull)
 			if err == nil {
 				lastWaiter, lastWaiterH = target, h
 			}
@@ -104,7 +106,7 @@ func fuzzFrame(t *testing.T, p *Pool, alien Handle, ops []byte) {
 				continue
 			}
 			h, err := p.Schedule(Job{}, lastWaiterH)
-			expect(err, CodeArenaFull, CodeStaleHandle)
+			expect(err, ErrArenaFull, ErrStaleHandle)
 			if err == nil {
 				lastWaiter.Store(&h)
 			}
@@ -114,7 +116,7 @@ func fuzzFrame(t *testing.T, p *Pool, alien Handle, ops []byte) {
 				deps = append(deps, d)
 			}
 			h, err := p.ParallelFor(Job{Run: func(*Ctx) {}}, int(arg), 1+int(arg)%5, deps...)
-			expect(err, CodeArenaFull)
+			expect(err, ErrArenaFull)
 			if err == nil {
 				plain = append(plain, h)
 			}
@@ -124,7 +126,7 @@ func fuzzFrame(t *testing.T, p *Pool, alien Handle, ops []byte) {
 		case 8:
 			if h, ok := pick(stale, arg); ok {
 				_, err := p.Schedule(Job{}, h)
-				expect(err, CodeStaleHandle)
+				expect(err, ErrStaleHandle)
 				if err == nil {
 					t.Fatal("a stale handle was accepted")
 				}
@@ -134,7 +136,7 @@ func fuzzFrame(t *testing.T, p *Pool, alien Handle, ops []byte) {
 			if err == nil {
 				t.Fatal("a foreign handle was accepted")
 			}
-			expect(err, CodeForeignHandle)
+			expect(err, ErrForeignHandle)
 		}
 	}
 	expect(p.Reset())

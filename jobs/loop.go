@@ -523,7 +523,11 @@ func (p *Pool) call(c *Ctx, r *record) (err *Error) {
 // panicked with v. Executed only in the deferred recover of the goroutine
 // running r, so that the stack is the panic's.
 func panicError(r *record, v any) *Error {
-	return &Error{Code: CodeFailed, Job: r.job.Label, Msg: fmt.Sprintf("panic: %v", v), Panic: v, Stack: debug.Stack()}
+	e := &Error{Code: ErrFailed, Msg: fmt.Sprintf("panic: %v", v), Detail: Detail{Job: r.job.Label, Panic: v, Stack: debug.Stack()}}
+	if err, ok := v.(error); ok { // its cause, for errors.As; the text stays "panic: v"
+		e.Msg, e.Err = "panic", err
+	}
+	return e
 }
 
 // finish publishes a job's outcome (it was from: Pending or Running) and
@@ -656,7 +660,7 @@ func (p *Pool) precedes(a, b uint32) bool {
 // failed, or the first it held. Any goroutine, once r is done.
 func endChunk(r *record) int {
 	if r.err != nil {
-		return r.err.Job.Chunk
+		return r.err.Detail.Job.Chunk
 	}
 	return r.job.Label.Chunk
 }

@@ -25,11 +25,11 @@ func TestPoolCallsInsideAJobAreRefused(t *testing.T) {
 				resetErr = p.Reset()
 			}})
 			require.NoError(t, p.Wait(h))
-			e := requireCode(t, waitErr, CodeInsideJob)
+			e := requireCode(t, waitErr, ErrInsideJob)
 			assert.Contains(t, e.Msg, "use its Ctx.Wait")
-			requireCode(t, waitSelf, CodeInsideJob)
-			requireCode(t, closeErr, CodeInsideJob)
-			e = requireCode(t, resetErr, CodeBusy)
+			requireCode(t, waitSelf, ErrInsideJob)
+			requireCode(t, closeErr, ErrInsideJob)
+			e = requireCode(t, resetErr, ErrBusy)
 			assert.Contains(t, e.Msg, "inside a job")
 
 			// Nested: a job that a job waits for (Ctx.Wait) is refused too.
@@ -44,7 +44,7 @@ func TestPoolCallsInsideAJobAreRefused(t *testing.T) {
 				}
 			}})
 			require.NoError(t, p.Wait(outer))
-			requireCode(t, nested, CodeInsideJob)
+			requireCode(t, nested, ErrInsideJob)
 
 			// Still usable: a new frame, jobs, and a Close from the owner.
 			require.NoError(t, p.Reset())

@@ -8,10 +8,10 @@ package jobs
 // Unity counts a job until its handle is completed, so that its answers do
 // not depend on how fast the workers were. Executed only by the owner,
 // outside of jobs: from another goroutine, or inside a job, it is refused
-// with CodeBusy.
+// with ErrBusy.
 func (p *Pool) Observed(h Handle) (bool, error) {
 	if g := goroutine(); g != p.owner || p.driver.Load() == g {
-		return false, errorf(CodeBusy, Label{}, "Observed called from a goroutine other than the pool's owner, or inside a job; ask it from the goroutine that made the pool, outside of jobs")
+		return false, errorf(ErrBusy, Label{}, "Observed called from a goroutine other than the pool's owner, or inside a job; ask it from the goroutine that made the pool, outside of jobs")
 	}
 	r, err := p.lookup(h)
 	if err != nil {

@@ -58,13 +58,13 @@ func TestObserved(t *testing.T) {
 		requireObserved(t, p, guest, false)
 		require.NoError(t, p.Reset())
 		_, err = p.Observed(a)
-		requireCode(t, err, CodeStaleHandle)
+		requireCode(t, err, ErrStaleHandle)
 	})
 }
 
 // Observed and Reset are the owner's, outside of jobs: from another
 // goroutine, or inside a job (on a worker, or on the owner in its Wait),
-// they are refused with CodeBusy, and the pool goes on as before.
+// they are refused with ErrBusy, and the pool goes on as before.
 func TestObservedAndResetRefusedOffTheOwner(t *testing.T) {
 	eachPool(t, func(t *testing.T, p *Pool) {
 		h := mustSchedule(t, p, Job{Label: Label{Name: "a"}})
@@ -75,14 +75,14 @@ func TestObservedAndResetRefusedOffTheOwner(t *testing.T) {
 			errs <- err
 			errs <- p.Reset()
 		}()
-		e := requireCode(t, <-errs, CodeBusy)
+		e := requireCode(t, <-errs, ErrBusy)
 		assert.Contains(t, e.Msg, "Observed called from a goroutine other than the pool's owner")
-		e = requireCode(t, <-errs, CodeBusy)
+		e = requireCode(t, <-errs, ErrBusy)
 		assert.Contains(t, e.Msg, "Reset called from a goroutine other than the pool's owner")
 		var inside error
 		j := mustSchedule(t, p, Job{Run: func(*Ctx) { _, inside = p.Observed(h) }})
 		require.NoError(t, p.Wait(j))
-		requireCode(t, inside, CodeBusy)
+		requireCode(t, inside, ErrBusy)
 		requireObserved(t, p, h, true)
 		require.NoError(t, p.Reset())
 	})

@@ -19,13 +19,13 @@ const MaxWorkers = 256
 // ResolveWorkers is the worker count New starts for n: DefaultWorkers
 // becomes GOMAXPROCS-1, at least 1 and at most MaxWorkers; 0 (the serial
 // executor) to MaxWorkers stay as they are. Any other n is refused with
-// CodeBadArgument. Any goroutine may call it.
+// ErrBadArgument. Any goroutine may call it.
 func ResolveWorkers(n int) (int, error) {
 	if n == DefaultWorkers {
 		return min(MaxWorkers, max(1, runtime.GOMAXPROCS(0)-1)), nil
 	}
 	if n < 0 || n > MaxWorkers {
-		return 0, errorf(CodeBadArgument, Label{}, "Workers = %d: give 0 (the serial executor) up to MaxWorkers (%d), or DefaultWorkers", n, MaxWorkers)
+		return 0, errorf(ErrBadArgument, Label{}, "Workers = %d: give 0 (the serial executor) up to MaxWorkers (%d), or DefaultWorkers", n, MaxWorkers)
 	}
 	return n, nil
 }
@@ -99,7 +99,7 @@ func New(opts Options) (*Pool, error) {
 		return nil, err
 	}
 	if opts.MaxJobs < 0 || opts.TraceCapacity < 0 {
-		return nil, errorf(CodeBadArgument, Label{}, "Options %+v: MaxJobs and TraceCapacity must be >= 0 (0: the default)", opts)
+		return nil, errorf(ErrBadArgument, Label{}, "Options %+v: MaxJobs and TraceCapacity must be >= 0 (0: the default)", opts)
 	}
 	maxJobs := cmpOr(opts.MaxJobs, 1<<20)
 	procs := runtime.GOMAXPROCS(0)
@@ -170,7 +170,7 @@ func (p *Pool) release(w *participant) {
 // injection queue. Inside a job, Ctx.Schedule is faster.
 func (p *Pool) Schedule(j Job, deps ...Handle) (Handle, error) {
 	if p.closed.Load() {
-		return Handle{}, errorf(CodeClosed, j.Label, "the pool is closed; schedule before Close")
+		return Handle{}, errorf(ErrClosed, j.Label, "the pool is closed; schedule before Close")
 	}
 	w := p.acquire()
 	defer p.release(w)
@@ -183,10 +183,10 @@ func (p *Pool) Schedule(j Job, deps ...Handle) (Handle, error) {
 // handle that finishes when every chunk has. A chunk that panics does not
 // stop the others: every chunk runs, and the handle ends Blocked by the
 // first failed chunk in chunk order (Wait's error wraps that chunk's
-// CodeFailed), whatever the worker count. Any goroutine, as Schedule.
+// ErrFailed), whatever the worker count. Any goroutine, as Schedule.
 func (p *Pool) ParallelFor(j Job, n, batch int, deps ...Handle) (Handle, error) {
 	if p.closed.Load() {
-		return Handle{}, errorf(CodeClosed, j.Label, "the pool is closed; schedule before Close")
+		return Handle{}, errorf(ErrClosed, j.Label, "the pool is closed; schedule before Close")
 	}
 	w := p.acquire()
 	defer p.release(w)
@@ -199,7 +199,7 @@ func (p *Pool) Combine(hs ...Handle) (Handle, error) {
 }
 
 // Wait runs jobs until h has finished and returns its error: nil if it
-// succeeded, else an *Error with code CodeFailed, CodeCancelled or CodeBlocked.
+// succeeded, else an *Error with code ErrFailed, ErrCancelled or ErrBlocked.
 // The owner helps; another goroutine sleeps until h is done.
 func (p *Pool) Wait(h Handle) error {
 	r, err := p.lookup(h)
@@ -208,7 +208,7 @@ func (p *Pool) Wait(h Handle) error {
 	}
 	g := goroutine()
 	if p.inJob(g) {
-		return errorf(CodeInsideJob, r.job.Label, "Pool.Wait called from inside a job, which could be waiting on itself; inside a job use its Ctx.Wait")
+		return errorf(ErrInsideJob, r.job.Label, "Pool.Wait called from inside a job, which could be waiting on itself; inside a job use its Ctx.Wait")
 	}
 	w := p.drive(g)
 	defer p.leave(w)
@@ -294,18 +294,18 @@ func (p *Pool) Outcome(h Handle) (Outcome, error) {
 // forgets them all, so the arena is reused and every earlier Handle becomes
 // stale. Executed only by the owner, outside of jobs: inside a job, from
 // another goroutine, or while a guest is inside Wait or Schedule, it is
-// refused with CodeBusy.
+// refused with ErrBusy.
 func (p *Pool) Reset() error {
 	g := goroutine()
 	if p.inJob(g) {
-		return errorf(CodeBusy, Label{}, "Reset called from inside a job; call it between frames")
+		return errorf(ErrBusy, Label{}, "Reset called from inside a job; call it between frames")
 	}
 	if g != p.owner {
-		return errorf(CodeBusy, Label{}, "Reset called from a goroutine other than the pool's owner; call it from the goroutine that made the pool, between frames")
+		return errorf(ErrBusy, Label{}, "Reset called from a goroutine other than the pool's owner; call it from the goroutine that made the pool, between frames")
 	}
 	w := p.drive(g)
 	if w == nil {
-		return errorf(CodeBusy, Label{}, "Reset needs the owner: another goroutine is inside Wait or Schedule")
+		return errorf(ErrBusy, Label{}, "Reset needs the owner: another goroutine is inside Wait or Schedule")
 	}
 	defer p.leave(w)
 	err := p.drain(w, "Reset")
@@ -325,7 +325,7 @@ func (p *Pool) Reset() error {
 func (p *Pool) Close() error {
 	g := goroutine()
 	if p.inJob(g) {
-		return errorf(CodeInsideJob, Label{}, "Pool.Close called from inside a job, which would wait for itself; close the pool from the owner, after the frame's last Wait")
+		return errorf(ErrInsideJob, Label{}, "Pool.Close called from inside a job, which would wait for itself; close the pool from the owner, after the frame's last Wait")
 	}
 	if p.closed.Swap(true) {
 		return nil
@@ -425,10 +425,10 @@ func (p *Pool) leave(w *participant) {
 // lookup resolves a handle of the current frame. Any goroutine may call it.
 func (p *Pool) lookup(h Handle) (*record, error) {
 	if h.pool != p.id {
-		return nil, errorf(CodeForeignHandle, Label{}, "%v was not made by this pool (a zero Handle, or one from another Pool); pass a handle this pool returned", h)
+		return nil, errorf(ErrForeignHandle, Label{}, "%v was not made by this pool (a zero Handle, or one from another Pool); pass a handle this pool returned", h)
 	}
 	if h.gen != p.epoch.Load() {
-		return nil, errorf(CodeStaleHandle, Label{}, "%v is from before the last Reset; handles are valid only within their frame", h)
+		return nil, errorf(ErrStaleHandle, Label{}, "%v is from before the last Reset; handles are valid only within their frame", h)
 	}
 	// Not bounded by the arena's count of slots: that line is written by
 	// every scheduler but the owner (W4: a miss per Ctx.Wait). A handle of
@@ -436,7 +436,7 @@ func (p *Pool) lookup(h Handle) (*record, error) {
 	// is an older frame's, or its block was never made.
 	r := p.jobs.find(h.idx)
 	if r == nil || r.gen.Load() != h.gen { // reserved but not yet initialised by a concurrent scheduler
-		return nil, errorf(CodeStaleHandle, Label{}, "%v is not scheduled yet", h)
+		return nil, errorf(ErrStaleHandle, Label{}, "%v is not scheduled yet", h)
 	}
 	return r, nil
 }
@@ -449,11 +449,11 @@ func (p *Pool) result(r *record) error {
 	case Failed:
 		return r.err
 	case Cancelled:
-		return &Error{Code: CodeCancelled, Job: r.job.Label, Msg: "cancelled before it started"}
+		return &Error{Code: ErrCancelled, Msg: "cancelled before it started", Detail: Detail{Job: r.job.Label}}
 	case Blocked:
 		c := r.cause.Load()
 		root := p.jobs.at(uint32(c))
-		return &Error{Code: CodeBlocked, Job: r.job.Label, Msg: "not run because prerequisite " + root.job.Label.String() + " did not succeed", Cause: p.result(root)}
+		return &Error{Code: ErrBlocked, Msg: "not run because prerequisite " + root.job.Label.String() + " did not succeed", Err: p.result(root), Detail: Detail{Job: r.job.Label}}
 	}
 	return nil
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/weft-engine/weft/internal/fault"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -39,7 +41,7 @@ func mustSchedule(t testing.TB, p *Pool, j Job, deps ...Handle) Handle {
 	return h
 }
 
-func requireCode(t *testing.T, err error, code Code) *Error {
+func requireCode(t *testing.T, err error, code fault.Code) *Error {
 	t.Helper()
 	var e *Error
 	require.ErrorAs(t, err, &e)
@@ -60,7 +62,7 @@ func TestNewOptions(t *testing.T) {
 
 	for _, o := range []Options{{Workers: -2}, {Workers: MaxWorkers + 1}, {Workers: 10000}, {MaxJobs: -1}, {TraceCapacity: -1}} {
 		_, err := New(o)
-		requireCode(t, err, CodeBadArgument)
+		requireCode(t, err, ErrBadArgument)
 	}
 	p, err = New(Options{Workers: MaxWorkers})
 	require.NoError(t, err)
@@ -81,7 +83,7 @@ func TestResolveWorkers(t *testing.T) {
 	assert.Equal(t, min(MaxWorkers, max(1, runtime.GOMAXPROCS(0)-1)), w)
 	for _, n := range []int{-2, MaxWorkers + 1, 10000} {
 		_, err := ResolveWorkers(n)
-		e := requireCode(t, err, CodeBadArgument)
+		e := requireCode(t, err, ErrBadArgument)
 		assert.Contains(t, e.Msg, fmt.Sprintf("Workers = %d", n))
 		assert.Contains(t, e.Msg, "MaxWorkers")
 	}
@@ -133,23 +135,23 @@ func TestHandleErrors(t *testing.T) {
 	require.NoError(t, p.Wait(h))
 	foreign := mustSchedule(t, other, Job{})
 
-	requireCode(t, p.Wait(Handle{}), CodeForeignHandle)
-	requireCode(t, p.Wait(foreign), CodeForeignHandle)
+	requireCode(t, p.Wait(Handle{}), ErrForeignHandle)
+	requireCode(t, p.Wait(foreign), ErrForeignHandle)
 	_, err = p.Schedule(Job{}, foreign)
-	requireCode(t, err, CodeForeignHandle)
+	requireCode(t, err, ErrForeignHandle)
 
 	require.NoError(t, p.Reset())
-	requireCode(t, p.Wait(h), CodeStaleHandle)
+	requireCode(t, p.Wait(h), ErrStaleHandle)
 	_, err = p.Outcome(h)
-	requireCode(t, err, CodeStaleHandle)
+	requireCode(t, err, ErrStaleHandle)
 	_, err = p.Cancel(h)
-	requireCode(t, err, CodeStaleHandle)
+	requireCode(t, err, ErrStaleHandle)
 	_, err = p.Schedule(Job{}, h)
-	requireCode(t, err, CodeStaleHandle)
+	requireCode(t, err, ErrStaleHandle)
 	// A fresh job reusing the same slot does not make the old handle valid.
 	h2 := mustSchedule(t, p, Job{})
 	assert.Equal(t, h.Index(), h2.Index())
-	requireCode(t, p.Wait(h), CodeStaleHandle)
+	requireCode(t, p.Wait(h), ErrStaleHandle)
 	require.NoError(t, p.Wait(h2))
 }
 
@@ -162,15 +164,15 @@ func TestBadArguments(t *testing.T) {
 	defer other.Close()
 	run := func(*Ctx) {}
 	_, err = p.Schedule(Job{Priority: 7})
-	requireCode(t, err, CodeBadArgument)
+	requireCode(t, err, ErrBadArgument)
 	_, err = p.Schedule(Job{Pipe: other.NewPipe("x")})
-	requireCode(t, err, CodeBadArgument)
+	requireCode(t, err, ErrBadArgument)
 	for _, c := range []struct {
 		j        Job
 		n, batch int
 	}{{Job{Run: run}, -1, 1}, {Job{Run: run}, 10, 0}, {Job{}, 10, 1}, {Job{Run: run, Pipe: p.NewPipe("p")}, 10, 1}} {
 		_, err = p.ParallelFor(c.j, c.n, c.batch)
-		requireCode(t, err, CodeBadArgument)
+		requireCode(t, err, ErrBadArgument)
 	}
 }
 
@@ -182,8 +184,8 @@ func TestArenaFull(t *testing.T) {
 		mustSchedule(t, p, Job{})
 	}
 	_, err = p.Schedule(Job{Label: Label{Name: "fourth"}})
-	e := requireCode(t, err, CodeArenaFull)
-	assert.Equal(t, "fourth", e.Job.Name)
+	e := requireCode(t, err, ErrArenaFull)
+	assert.Equal(t, "fourth", e.Detail.Job.Name)
 	assert.Contains(t, err.Error(), "call Reset between frames or raise Options.MaxJobs")
 	require.NoError(t, p.Reset())
 	h := mustSchedule(t, p, Job{})
@@ -215,7 +217,7 @@ func edgeArenaFrames(t *testing.T, p *Pool) {
 			mustSchedule(t, p, Job{}, roots...)
 		}
 		_, err := p.Schedule(Job{Label: Label{Name: "41st"}}, roots...)
-		requireCode(t, err, CodeArenaFull)
+		requireCode(t, err, ErrArenaFull)
 		assert.Contains(t, err.Error(), "more than 400 dependency edges")
 		require.NoError(t, p.Reset())
 	}
@@ -254,9 +256,9 @@ func TestPanicBecomesFailure(t *testing.T) {
 	eachPool(t, func(t *testing.T, p *Pool) {
 		h := mustSchedule(t, p, Job{Label: Label{Name: "boom", Chunk: 3}, Run: func(*Ctx) { panic("kaboom") }})
 		err := p.Wait(h)
-		e := requireCode(t, err, CodeFailed)
-		assert.Equal(t, "kaboom", e.Panic)
-		assert.Contains(t, string(e.Stack), "pool_test.go")
+		e := requireCode(t, err, ErrFailed)
+		assert.Equal(t, "kaboom", e.Detail.Panic)
+		assert.Contains(t, string(e.Detail.Stack), "pool_test.go")
 		assert.Equal(t, `jobs: WEFT-J005 "boom"[3]: panic: kaboom`, err.Error())
 		o, _ := p.Outcome(h)
 		assert.Equal(t, Failed, o)
@@ -271,8 +273,8 @@ func TestBlockedAndUnrelatedBranches(t *testing.T) {
 		leaf := mustSchedule(t, p, Job{Label: Label{Name: "leaf"}, Run: func(*Ctx) { ranAfter.Store(true) }}, mid)
 		free := mustSchedule(t, p, Job{Run: func(*Ctx) { unrelated.Store(true) }})
 		err := p.Wait(leaf)
-		e := requireCode(t, err, CodeBlocked)
-		assert.Equal(t, "leaf", e.Job.Name)
+		e := requireCode(t, err, ErrBlocked)
+		assert.Equal(t, "leaf", e.Detail.Job.Name)
 		assert.ErrorIs(t, err, ErrFailed, "the cause is the root failure")
 		assert.Contains(t, err.Error(), `prerequisite "bad"[0] did not succeed`)
 		assert.False(t, ranAfter.Load())
@@ -299,9 +301,9 @@ func TestCancel(t *testing.T) {
 		dep := mustSchedule(t, p, Job{Run: func(*Ctx) { ran.Store(true) }}, c)
 		requireCancel(t, p, c, true)
 		open()
-		requireCode(t, p.Wait(c), CodeCancelled)
+		requireCode(t, p.Wait(c), ErrCancelled)
 		err := p.Wait(dep)
-		requireCode(t, err, CodeBlocked)
+		requireCode(t, err, ErrBlocked)
 		assert.ErrorIs(t, err, ErrCancelled)
 		assert.False(t, ran.Load())
 		// Cancelling a finished job changes nothing, and says so.
@@ -330,7 +332,7 @@ func TestFailureDominatesCancellation(t *testing.T) {
 		open()
 		for _, h := range []Handle{j1, j2} {
 			err := p.Wait(h)
-			requireCode(t, err, CodeBlocked)
+			requireCode(t, err, ErrBlocked)
 			assert.ErrorIs(t, err, ErrFailed)
 			assert.NotErrorIs(t, err, ErrCancelled)
 		}
@@ -345,12 +347,12 @@ func TestBlockedNamesTheEarliestScheduledFailure(t *testing.T) {
 		f1 := mustSchedule(t, p, Job{Label: Label{Name: "f1"}, Run: func(*Ctx) { panic("one") }}, g)
 		f2 := mustSchedule(t, p, Job{Label: Label{Name: "f2"}, Run: func(*Ctx) { panic("two") }})
 		d := mustSchedule(t, p, Job{Label: Label{Name: "d"}}, f2, f1)
-		requireCode(t, p.Wait(f2), CodeFailed) // f2 fails first
+		requireCode(t, p.Wait(f2), ErrFailed) // f2 fails first
 		open()
-		e := requireCode(t, p.Wait(d), CodeBlocked)
+		e := requireCode(t, p.Wait(d), ErrBlocked)
 		var root *Error
-		require.ErrorAs(t, e.Cause, &root)
-		assert.Equal(t, "f1", root.Job.Name)
+		require.ErrorAs(t, e.Err, &root)
+		assert.Equal(t, "f1", root.Detail.Job.Name)
 	})
 }
 
@@ -366,10 +368,10 @@ func TestCancelWinsOverALaterFailure(t *testing.T) {
 		requireCancel(t, p, b, true)
 		requireCancel(t, p, b, true) // again: still not started, still cancelled
 		open()
-		requireCode(t, p.Wait(failed), CodeFailed)
-		requireCode(t, p.Wait(b), CodeCancelled)
+		requireCode(t, p.Wait(failed), ErrFailed)
+		requireCode(t, p.Wait(b), ErrCancelled)
 		err := p.Wait(after)
-		requireCode(t, err, CodeBlocked)
+		requireCode(t, err, ErrBlocked)
 		assert.ErrorIs(t, err, ErrCancelled)
 		assert.NotErrorIs(t, err, ErrFailed)
 		assert.Contains(t, err.Error(), `prerequisite "b"[0] did not succeed`)
@@ -386,12 +388,12 @@ func TestCancelAgreesWithTheEnd(t *testing.T) {
 		for range 2000 {
 			f := mustSchedule(t, p, Job{Label: Label{Name: "f"}, Run: func(*Ctx) { panic("x") }})
 			h := mustSchedule(t, p, Job{Label: Label{Name: "h"}}, f)
-			requireCode(t, p.Wait(f), CodeFailed)
+			requireCode(t, p.Wait(f), ErrFailed)
 			took, err := p.Cancel(h)
 			require.NoError(t, err)
-			want := CodeBlocked
+			want := ErrBlocked
 			if took {
-				want = CodeCancelled
+				want = ErrCancelled
 			}
 			requireCode(t, p.Wait(h), want)
 			require.NoError(t, p.Reset())
@@ -411,7 +413,7 @@ func TestCancelParallelFor(t *testing.T) {
 		requireCancel(t, p, pf, true)
 		requireCancel(t, p, pf, true) // again: still not started
 		open()
-		requireCode(t, p.Wait(pf), CodeCancelled)
+		requireCode(t, p.Wait(pf), ErrCancelled)
 		assert.Equal(t, int32(0), ran.Load(), "chunks run after Cancel reported true")
 
 		started, release := make(chan struct{}), make(chan struct{})
@@ -526,14 +528,14 @@ func TestParallelForDepsAndFailure(t *testing.T) {
 		}}, 100, 3)
 		require.NoError(t, err)
 		err = p.Wait(bad)
-		requireCode(t, err, CodeBlocked)
+		requireCode(t, err, ErrBlocked)
 		assert.ErrorIs(t, err, ErrFailed)
 		assert.Contains(t, err.Error(), "chunk 5")
 
 		failedDep := mustSchedule(t, p, Job{Run: func(*Ctx) { panic("dep") }})
 		blocked, err := p.ParallelFor(Job{Run: func(*Ctx) { t.Error("ran after a failed prerequisite") }}, 10, 1, failedDep)
 		require.NoError(t, err)
-		requireCode(t, p.Wait(blocked), CodeBlocked)
+		requireCode(t, p.Wait(blocked), ErrBlocked)
 	})
 }
 
@@ -592,8 +594,8 @@ func TestWaitCycles(t *testing.T) {
 			nestedPF = c.Wait(pf)
 		}})
 		require.NoError(t, p.Wait(h))
-		requireCode(t, selfErr, CodeWaitCycle)
-		e := requireCode(t, descErr, CodeWaitCycle)
+		requireCode(t, selfErr, ErrWaitCycle)
+		e := requireCode(t, descErr, ErrWaitCycle)
 		assert.Contains(t, e.Msg, "depends on it")
 		assert.NoError(t, nestedPF)
 	})
@@ -637,7 +639,7 @@ func TestPipeWaitOnOwnPipe(t *testing.T) {
 			waitErr = c.Wait(later)
 		}})
 		require.NoError(t, p.Wait(h))
-		requireCode(t, waitErr, CodeWaitCycle)
+		requireCode(t, waitErr, ErrWaitCycle)
 	})
 }
 
@@ -779,9 +781,9 @@ func TestCloseDrainsAndIsIdempotent(t *testing.T) {
 		assert.Equal(t, int32(100), n.Load(), "W=%d", w)
 		require.NoError(t, p.Close())
 		_, err = p.Schedule(Job{})
-		requireCode(t, err, CodeClosed)
+		requireCode(t, err, ErrClosed)
 		_, err = p.ParallelFor(Job{Run: func(*Ctx) {}}, 1, 1)
-		requireCode(t, err, CodeClosed)
+		requireCode(t, err, ErrClosed)
 	}
 }
 
@@ -792,7 +794,7 @@ func TestResetFromInsideJob(t *testing.T) {
 	var resetErr error
 	h := mustSchedule(t, p, Job{Run: func(*Ctx) { resetErr = p.Reset() }})
 	require.NoError(t, p.Wait(h))
-	requireCode(t, resetErr, CodeBusy)
+	requireCode(t, resetErr, ErrBusy)
 }
 
 func TestSerialOrderIsRepeatable(t *testing.T) {
@@ -821,7 +823,7 @@ func TestSerialOrderIsRepeatable(t *testing.T) {
 }
 
 func TestErrorsAreDistinct(t *testing.T) {
-	all := []Code{ErrStaleHandle, ErrForeignHandle, ErrClosed, ErrArenaFull, ErrFailed, ErrCancelled, ErrBlocked, ErrWaitCycle, ErrBusy, ErrBadArgument, ErrInsideJob, ErrTriggered, ErrUntriggered}
+	all := []fault.Code{ErrStaleHandle, ErrForeignHandle, ErrClosed, ErrArenaFull, ErrFailed, ErrCancelled, ErrBlocked, ErrWaitCycle, ErrBusy, ErrBadArgument, ErrInsideJob, ErrTriggered, ErrUntriggered}
 	for i, a := range all {
 		for j, b := range all {
 			assert.Equal(t, i == j, errors.Is(&Error{Code: a}, b), "%s vs %s", a, b)

@@ -48,10 +48,10 @@ func (p *Pool) validate(j *Job, deps []Handle) error {
 // checkJob refuses a Job the pool cannot run. Any goroutine.
 func (p *Pool) checkJob(j *Job) error {
 	if j.Priority >= numPriorities {
-		return errorf(CodeBadArgument, j.Label, "Priority %d is not Normal or High", j.Priority)
+		return errorf(ErrBadArgument, j.Label, "Priority %d is not Normal or High", j.Priority)
 	}
 	if j.Pipe != nil && j.Pipe.pool != p {
-		return errorf(CodeBadArgument, j.Label, "pipe %q belongs to another pool; make it with this pool's NewPipe", j.Pipe.name)
+		return errorf(ErrBadArgument, j.Label, "pipe %q belongs to another pool; make it with this pool's NewPipe", j.Pipe.name)
 	}
 	return nil
 }
@@ -68,12 +68,12 @@ func (p *Pool) alloc(w *participant, j *Job, k int) (uint32, *record, uint32, er
 	if k > 0 {
 		var ok bool
 		if e0, ok = p.reserveEdges(w, k); !ok {
-			return 0, nil, 0, errorf(CodeArenaFull, j.Label, "more than %d dependency edges since the last Reset; call Reset between frames or raise Options.MaxJobs", p.edges.limit)
+			return 0, nil, 0, errorf(ErrArenaFull, j.Label, "more than %d dependency edges since the last Reset; call Reset between frames or raise Options.MaxJobs", p.edges.limit)
 		}
 	}
 	idx, ok := p.reserveJob(w)
 	if !ok {
-		return 0, nil, 0, errorf(CodeArenaFull, j.Label, "more than %d jobs since the last Reset; call Reset between frames or raise Options.MaxJobs", p.jobs.limit)
+		return 0, nil, 0, errorf(ErrArenaFull, j.Label, "more than %d jobs since the last Reset; call Reset between frames or raise Options.MaxJobs", p.jobs.limit)
 	}
 	r := p.jobs.at(idx)
 	r.cause.v, r.link.v, r.holds.v, r.flags.v = 0, uint64(Pending), 1+int32(k), 0
@@ -186,14 +186,14 @@ func (p *Pool) addEdge(d *record, ei, to uint32) bool {
 // before that job can run.
 func (p *Pool) parallelFor(w *participant, j Job, n, batch int, deps []Handle) (Handle, error) {
 	if n < 0 || batch < 1 || j.Run == nil || j.Pipe != nil {
-		return Handle{}, errorf(CodeBadArgument, j.Label, "ParallelFor(n=%d, batch=%d) needs n >= 0, batch >= 1, a Run func and no Pipe", n, batch)
+		return Handle{}, errorf(ErrBadArgument, j.Label, "ParallelFor(n=%d, batch=%d) needs n >= 0, batch >= 1, a Run func and no Pipe", n, batch)
 	}
 	chunks := (n + batch - 1) / batch
 	if chunks == 0 {
 		return p.schedule(w, Job{Label: j.Label, Priority: j.Priority}, deps)
 	}
 	if chunks > 1<<31-1 {
-		return Handle{}, errorf(CodeBadArgument, j.Label, "ParallelFor(n=%d, batch=%d) has too many chunks; raise batch", n, batch)
+		return Handle{}, errorf(ErrBadArgument, j.Label, "ParallelFor(n=%d, batch=%d) has too many chunks; raise batch", n, batch)
 	}
 	if err := p.validate(&j, deps); err != nil {
 		return Handle{}, err

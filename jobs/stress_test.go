@@ -190,7 +190,7 @@ func TestArenaReuseAcrossFrames(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, p.Wait(pf))
 			if f > 0 {
-				requireCode(t, p.Wait(prev), CodeStaleHandle)
+				requireCode(t, p.Wait(prev), ErrStaleHandle)
 			}
 			prev = b
 			require.NoError(t, p.Reset())

@@ -35,7 +35,7 @@ func (p *Pool) help(w *participant, idx uint32, target *record) error {
 		if len(p.parts) == 1 && p.events.Load() == 0 {
 			// Serial executor: nothing is ready, nobody else runs jobs,
 			// and no event can be triggered to change that.
-			return errorf(CodeWaitCycle, target.job.Label, "no job can run while waiting; a pipe job waits on a later job of its own pipe, or the job waits on work only this job could release")
+			return errorf(ErrWaitCycle, target.job.Label, "no job can run while waiting; a pipe job waits on a later job of its own pipe, or the job waits on work only this job could release")
 		}
 		j, ok, err := p.parkOn(w, idx, target)
 		if err != nil {
@@ -172,13 +172,13 @@ func (p *Pool) checkWait(w *participant, idx uint32, target *record) error {
 	for _, s := range w.stack {
 		sr := p.jobs.at(s)
 		if s == idx {
-			return errorf(CodeWaitCycle, target.job.Label, "a job waits on itself; wait on other jobs only")
+			return errorf(ErrWaitCycle, target.job.Label, "a job waits on itself; wait on other jobs only")
 		}
 		if target.job.Pipe != nil && sr.job.Pipe == target.job.Pipe && target.outcome() == Pending {
-			return errorf(CodeWaitCycle, target.job.Label, "%s waits on a later job of its own pipe %q, which cannot start before it ends", sr.job.Label, target.job.Pipe.name)
+			return errorf(ErrWaitCycle, target.job.Label, "%s waits on a later job of its own pipe %q, which cannot start before it ends", sr.job.Label, target.job.Pipe.name)
 		}
 		if deep && p.reaches(w, s, idx) {
-			return errorf(CodeWaitCycle, target.job.Label, "%s waits on a job that depends on it; wait only on jobs it does not precede", sr.job.Label)
+			return errorf(ErrWaitCycle, target.job.Label, "%s waits on a job that depends on it; wait only on jobs it does not precede", sr.job.Label)
 		}
 	}
 	return nil

@@ -13,7 +13,7 @@ import "sync"
 //
 // Every participant of a loop parks before it can hang, and each checks
 // the graph, with itself in it, under mu before it parks: the last of them
-// to check finds the loop and is refused with CodeWaitCycle, which ends
+// to check finds the loop and is refused with ErrWaitCycle, which ends
 // its wait and so the loop. The edges it follows are exact: a parked
 // participant's stack does not change until it leaves the graph, and a
 // job on a stack, or behind one through a dependency or a pipe, cannot
@@ -42,7 +42,7 @@ func (p *Pool) enterWait(w *participant, idx uint32, target *record) error {
 	g.on[w.id] = idx + 1
 	if held, ok := p.findLoop(w); ok {
 		g.on[w.id] = 0
-		return errorf(CodeWaitCycle, target.job.Label, "%s waits on it, and it cannot finish before %s does: it waits on it in turn, through jobs that other participants run (a wait cycle across workers); wait only on jobs that do not wait on the waiter",
+		return errorf(ErrWaitCycle, target.job.Label, "%s waits on it, and it cannot finish before %s does: it waits on it in turn, through jobs that other participants run (a wait cycle across workers); wait only on jobs that do not wait on the waiter",
 			p.jobs.at(w.stack[len(w.stack)-1]).job.Label, p.jobs.at(held).job.Label)
 	}
 	return nil

@@ -24,14 +24,14 @@ func (w *waitErrs) add(err error) {
 	w.mu.Unlock()
 }
 
-// cycles counts CodeWaitCycle among the errors and fails on any other.
+// cycles counts ErrWaitCycle among the errors and fails on any other.
 func (w *waitErrs) cycles(t *testing.T) int {
 	n := 0
 	for _, err := range w.errs {
 		if err == nil {
 			continue
 		}
-		requireCode(t, err, CodeWaitCycle)
+		requireCode(t, err, ErrWaitCycle)
 		n++
 	}
 	return n
@@ -49,7 +49,7 @@ func untilStarted(flag *atomic.Bool) {
 // job 1 job 2, ..., and the last waits on job 0. With stolen, each job
 // waits only once its child has started, so that (with enough workers)
 // each runs on a participant of its own. It returns how many waits were
-// refused with CodeWaitCycle; the frame must end.
+// refused with ErrWaitCycle; the frame must end.
 func waitLoop(t *testing.T, p *Pool, n int, stolen bool) int {
 	var errs waitErrs
 	var root Handle
@@ -80,7 +80,7 @@ func waitLoop(t *testing.T, p *Pool, n int, stolen bool) int {
 
 // A wait cycle through a stolen child (O waits on its child K, which
 // another participant runs and which waits on O), and longer ones across
-// participants, are refused with CodeWaitCycle on every worker count: a
+// participants, are refused with ErrWaitCycle on every worker count: a
 // wait of the loop is refused, which ends the loop, and the frame ends.
 func TestWaitCycleAcrossWorkers(t *testing.T) {
 	for w := range 9 {

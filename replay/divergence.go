@@ -27,7 +27,7 @@ const rule = "a system's writes must depend only on what it reads (its component
 
 // err is d as a WEFT-R004 error.
 func (d *Divergence) err() *Error {
-	return &Error{Code: CodeDiverged, Divergence: d, Msg: d.String() + "; " + rule}
+	return &Error{Code: ErrDiverged, Detail: d, Msg: d.String() + "; " + rule}
 }
 
 // String says where the runs differ.

@@ -64,7 +64,7 @@ type Recording struct {
 // Meta decodes the header's Meta into v.
 func (r *Recording) Meta(v any) error {
 	if err := decMode.Unmarshal(r.Header.Meta, v); err != nil {
-		return errorf(CodeBadFile, err, "decoding the recording's Meta into %T; decode it into the type the recording game encoded", v)
+		return errorf(ErrBadFile, err, "decoding the recording's Meta into %T; decode it into the type the recording game encoded", v)
 	}
 	return nil
 }
@@ -107,23 +107,23 @@ func Read(r io.Reader) (*Recording, error) {
 		err = decMode.Unmarshal(raw, &rec.Header)
 	}
 	if err != nil {
-		return nil, errorf(CodeBadFile, err, "the file does not start with a replay header; is it a file written by replay.Recorder (weft's -record)?")
+		return nil, errorf(ErrBadFile, err, "the file does not start with a replay header; is it a file written by replay.Recorder (weft's -record)?")
 	}
 	h, sealed := &rec.Header, headerSealed(raw)
 	switch {
 	case h.Magic != Magic:
-		return nil, errorf(CodeBadFile, nil, "the file's header is not a replay's (magic %q, want %q); is it a file written by replay.Recorder (weft's -record)?", h.Magic, Magic)
+		return nil, errorf(ErrBadFile, nil, "the file's header is not a replay's (magic %q, want %q); is it a file written by replay.Recorder (weft's -record)?", h.Magic, Magic)
 	case !sealed && h.Version != Version:
-		return nil, errorf(CodeBadFile, nil, "the recording's header fails its check: the file is corrupted (its header names format version %d; this build reads version %d)", h.Version, Version)
+		return nil, errorf(ErrBadFile, nil, "the recording's header fails its check: the file is corrupted (its header names format version %d; this build reads version %d)", h.Version, Version)
 	case !sealed:
-		return nil, errorf(CodeBadFile, nil, "the recording's header fails its check: the file is corrupted")
+		return nil, errorf(ErrBadFile, nil, "the recording's header fails its check: the file is corrupted")
 	case h.Version != Version:
-		return nil, errorf(CodeVersion, nil, "the recording has format version %d; this build reads version %d: play it with the build that recorded it", h.Version, Version)
+		return nil, errorf(ErrVersion, nil, "the recording has format version %d; this build reads version %d: play it with the build that recorded it", h.Version, Version)
 	case h.FixedStep <= 0:
-		return nil, errorf(CodeBadFile, nil, "the header's fixed step is %d ns; the file is corrupted", h.FixedStep)
+		return nil, errorf(ErrBadFile, nil, "the header's fixed step is %d ns; the file is corrupted", h.FixedStep)
 	}
 	if err := exact(raw, h); err != nil {
-		return nil, errorf(CodeBadFile, err, "the recording's header is corrupted")
+		return nil, errorf(ErrBadFile, err, "the recording's header is corrupted")
 	}
 	for {
 		var s Step
@@ -144,7 +144,7 @@ func Read(r io.Reader) (*Recording, error) {
 			err = rec.check(&s)
 		}
 		if err != nil {
-			return rec, errorf(CodeBadFile, err, "step %d of the recording is truncated or corrupted; the %d steps before it are whole", len(rec.Steps)+1, len(rec.Steps))
+			return rec, errorf(ErrBadFile, err, "step %d of the recording is truncated or corrupted; the %d steps before it are whole", len(rec.Steps)+1, len(rec.Steps))
 		}
 		rec.Steps = append(rec.Steps, s)
 	}
@@ -201,12 +201,12 @@ func Write(w io.Writer, rec *Recording) error {
 	enc := encMode.NewEncoder(w)
 	h := rec.Header
 	if err := errors.Join(seal(&h, &h.Check), enc.Encode(h)); err != nil {
-		return errorf(CodeMisuse, err, "writing a recording's header")
+		return errorf(ErrMisuse, err, "writing a recording's header")
 	}
 	for i := range rec.Steps {
 		s := rec.Steps[i]
 		if err := errors.Join(seal(&s, &s.Check), enc.Encode(&s)); err != nil {
-			return errorf(CodeMisuse, err, "writing step %d of a recording", i+1)
+			return errorf(ErrMisuse, err, "writing step %d of a recording", i+1)
 		}
 	}
 	return nil
@@ -217,11 +217,11 @@ func (r *Recording) check(s *Step) error {
 	h := &r.Header
 	switch {
 	case len(s.Digests) != 0 && len(s.Digests) != len(h.Systems):
-		return errorf(CodeBadFile, nil, "%d digests for %d systems", len(s.Digests), len(h.Systems))
+		return errorf(ErrBadFile, nil, "%d digests for %d systems", len(s.Digests), len(h.Systems))
 	case len(s.Resources) != len(h.Resources):
-		return errorf(CodeBadFile, nil, "%d resources for %d tracked", len(s.Resources), len(h.Resources))
+		return errorf(ErrBadFile, nil, "%d resources for %d tracked", len(s.Resources), len(h.Resources))
 	case len(r.Steps) > 0 && s.Frame < r.Steps[len(r.Steps)-1].Frame:
-		return errorf(CodeBadFile, nil, "frame %d after frame %d", s.Frame, r.Steps[len(r.Steps)-1].Frame)
+		return errorf(ErrBadFile, nil, "frame %d after frame %d", s.Frame, r.Steps[len(r.Steps)-1].Frame)
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ func Find(rec *Recording, a, b Sim) (*Divergence, error) {
 	}
 	for _, s := range []Sim{a, b} {
 		if err := s.Engine().SetDigests(ecs.DigestCapture); err != nil {
-			return nil, errorf(CodeMisuse, err, "Find during a step")
+			return nil, errorf(ErrMisuse, err, "Find during a step")
 		}
 	}
 	for !pa.Done() {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/internal/fault"
 	"github.com/weft-engine/weft/replay"
 )
 
@@ -45,7 +46,7 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			var re *replay.Error
 			require.True(t, errors.As(err, &re), "%v", err)
-			require.Contains(t, []replay.Code{replay.CodeBadFile, replay.CodeVersion}, re.Code)
+			require.Contains(t, []fault.Code{replay.ErrBadFile, replay.ErrVersion}, re.Code)
 			return
 		}
 		var once, twice bytes.Buffer

@@ -203,13 +203,13 @@ func TestDivergenceEveryKindOfWrite(t *testing.T) {
 			err := replay.Verify(rec, newToy(t, tc.cfgB, bad{kind: tc.kind, from: from, log: &logA}))
 			var re *replay.Error
 			require.ErrorAs(t, err, &re)
-			require.Equal(t, replay.CodeDiverged, re.Code, "%v", err)
+			require.Equal(t, replay.ErrDiverged, re.Code, "%v", err)
 			want := uint64(from)
 			if tc.kind != "res" {
 				want = firstDiff(logRec, logA) + from
 			}
-			assert.Equal(t, want, re.Divergence.Step, "%v", err)
-			assert.Equal(t, tc.system, re.Divergence.System, "%v", err)
+			assert.Equal(t, want, re.Detail.Step, "%v", err)
+			assert.Equal(t, tc.system, re.Detail.System, "%v", err)
 
 			logA = nil
 			d, err := replay.Find(rec, newToy(t, tc.cfgA, bad{kind: tc.kind, from: from, log: &logA}),

@@ -30,12 +30,12 @@ func NewPlayer(rec *Recording, s Sim) (*Player, error) {
 	p := &Player{rec: rec, sim: s, res: s.Resources()}
 	switch {
 	case time.Duration(h.FixedStep) != fixedStep(e):
-		return nil, errorf(CodeMismatch, nil, "the recording's fixed step is %v, the engine's %v; make the engine with the recording's (engine.Config.FixedStep)", time.Duration(h.FixedStep), fixedStep(e))
+		return nil, errorf(ErrMismatch, nil, "the recording's fixed step is %v, the engine's %v; make the engine with the recording's (engine.Config.FixedStep)", time.Duration(h.FixedStep), fixedStep(e))
 	case !slices.Equal(h.Resources, names(p.res)):
-		return nil, errorf(CodeMismatch, nil, "the recording tracks the resources %q, the game %q; play it into the game that recorded it", h.Resources, names(p.res))
+		return nil, errorf(ErrMismatch, nil, "the recording tracks the resources %q, the game %q; play it into the game that recorded it", h.Resources, names(p.res))
 	}
 	if err := e.SetDigests(ecs.DigestOn); err != nil {
-		return nil, errorf(CodeMisuse, err, "NewPlayer during a step; make it between steps")
+		return nil, errorf(ErrMisuse, err, "NewPlayer during a step; make it between steps")
 	}
 	return p, nil
 }
@@ -64,7 +64,7 @@ func (p *Player) Played() int { return p.next }
 // answers WEFT-R005.
 func (p *Player) Step() error {
 	if p.Done() {
-		return errorf(CodeMisuse, nil, "Player.Step after the last of %d steps; check Done", len(p.rec.Steps))
+		return errorf(ErrMisuse, nil, "Player.Step after the last of %d steps; check Done", len(p.rec.Steps))
 	}
 	want := &p.rec.Steps[p.next]
 	hash, failed, err := p.play()
@@ -75,7 +75,7 @@ func (p *Player) Step() error {
 		return d.err()
 	}
 	if failed != want.Failed {
-		return errorf(CodeDiverged, nil, "step %d failed=%v when played, failed=%v when recorded; its world hash and digests agree: a system's error depends on something besides its inputs", p.next, failed, want.Failed)
+		return errorf(ErrDiverged, nil, "step %d failed=%v when played, failed=%v when recorded; its world hash and digests agree: a system's error depends on something besides its inputs", p.next, failed, want.Failed)
 	}
 	return nil
 }
@@ -115,7 +115,7 @@ func (p *Player) play() (hash uint64, failed bool, err error) {
 	}
 	hash, err = p.sim.Digest()
 	if err != nil {
-		return 0, failed, errorf(CodeMismatch, err, "hashing the world after step %d", p.next)
+		return 0, failed, errorf(ErrMismatch, err, "hashing the world after step %d", p.next)
 	}
 	return hash, failed, nil
 }
@@ -128,7 +128,7 @@ func (p *Player) checkSystems() error {
 		got = append(got, d.System)
 	}
 	if want := p.rec.Header.Systems; len(p.rec.Steps[0].Digests) > 0 && !slices.Equal(want, got) {
-		return errorf(CodeMismatch, nil, "the recording's systems are %q, the game's %q; play it into the game that recorded it", want, got)
+		return errorf(ErrMismatch, nil, "the recording's systems are %q, the game's %q; play it into the game that recorded it", want, got)
 	}
 	return nil
 }
@@ -139,12 +139,12 @@ func (p *Player) prepare(s *Step) error {
 	*e.Input(), *e.Camera() = s.Input, s.Camera
 	for i, r := range p.res {
 		if err := r.load(s.Resources[i]); err != nil {
-			return errorf(CodeBadFile, err, "step %d: resource %q does not decode", p.next, r.Name)
+			return errorf(ErrBadFile, err, "step %d: resource %q does not decode", p.next, r.Name)
 		}
 	}
 	for _, a := range s.Actions {
 		if err := p.sim.Do(a); err != nil {
-			return errorf(CodeMismatch, err, "step %d: the game refused a recorded action", p.next)
+			return errorf(ErrMismatch, err, "step %d: the game refused a recorded action", p.next)
 		}
 	}
 	return nil

@@ -71,14 +71,14 @@ type Recorder struct {
 func NewRecorder(w io.Writer, s Sim, meta any) (*Recorder, error) {
 	m, err := encMode.Marshal(meta)
 	if err != nil {
-		return nil, errorf(CodeMisuse, err, "encoding the recording's meta %T; pass plain data", meta)
+		return nil, errorf(ErrMisuse, err, "encoding the recording's meta %T; pass plain data", meta)
 	}
 	e := s.Engine()
 	if n := e.Time().Step; n != 0 {
-		return nil, errorf(CodeMisuse, nil, "NewRecorder after %d steps: a recording is played from the game's start, made again from its Meta; make the recorder before the first step", n)
+		return nil, errorf(ErrMisuse, nil, "NewRecorder after %d steps: a recording is played from the game's start, made again from its Meta; make the recorder before the first step", n)
 	}
 	if err := e.SetDigests(ecs.DigestOn); err != nil {
-		return nil, errorf(CodeMisuse, err, "NewRecorder during a step; make it between steps")
+		return nil, errorf(ErrMisuse, err, "NewRecorder during a step; make it between steps")
 	}
 	r := &Recorder{sim: s, enc: encMode.NewEncoder(w), res: s.Resources(), frame: ^uint64(0)}
 	r.head = Header{Magic: Magic, Version: Version, FixedStep: int64(fixedStep(e)), Meta: m}
@@ -116,12 +116,12 @@ func (r *Recorder) Frame(dt time.Duration) {
 // that step. Call it where the game carries the action out.
 func (r *Recorder) Do(action any) error {
 	if r.closed {
-		return errorf(CodeMisuse, nil, "Recorder.Do after Close")
+		return errorf(ErrMisuse, nil, "Recorder.Do after Close")
 	}
 	b, err := encMode.Marshal(action)
 	if err != nil {
 		r.keep(err)
-		return errorf(CodeMisuse, err, "encoding the action %T; record plain data", action)
+		return errorf(ErrMisuse, err, "encoding the action %T; record plain data", action)
 	}
 	r.step.Actions = append(r.step.Actions, b)
 	return nil
@@ -131,7 +131,7 @@ func (r *Recorder) Do(action any) error {
 func (r *Recorder) BeforeStep(e *engine.Engine) {
 	s := &r.step
 	if n := e.Time().Step; n != r.steps {
-		r.keep(errorf(CodeMisuse, nil, "the engine went from step %d back to step %d while recording (Rewind or Restore): a recording holds one run from its start; stop recording before rewinding", r.steps, n))
+		r.keep(errorf(ErrMisuse, nil, "the engine went from step %d back to step %d while recording (Rewind or Restore): a recording holds one run from its start; stop recording before rewinding", r.steps, n))
 	}
 	r.steps++
 	if !r.framed {
@@ -185,7 +185,7 @@ func (r *Recorder) Close() error {
 	r.header(e)
 	r.keep(e.SetDigests(ecs.DigestOff))
 	if r.err != nil {
-		return errorf(CodeMisuse, r.err, "recording failed")
+		return errorf(ErrMisuse, r.err, "recording failed")
 	}
 	return nil
 }

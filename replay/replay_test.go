@@ -67,9 +67,9 @@ func TestReplayNeedsInputs(t *testing.T) {
 	err := replay.Verify(rec, newToy(t, engine.Config{Serial: true}, bad{}))
 	var re *replay.Error
 	require.ErrorAs(t, err, &re)
-	assert.Equal(t, replay.CodeDiverged, re.Code)
-	assert.Equal(t, uint64(2), re.Divergence.Step, "the first kick is recorded before step 2")
-	assert.Equal(t, "move", re.Divergence.System)
+	assert.Equal(t, replay.ErrDiverged, re.Code)
+	assert.Equal(t, uint64(2), re.Detail.Step, "the first kick is recorded before step 2")
+	assert.Equal(t, "move", re.Detail.System)
 }
 
 // A float summed in the order jobs finish gives another total when the
@@ -82,9 +82,9 @@ func TestDivergenceFloatOrder(t *testing.T) {
 	err := replay.Verify(rec, newToy(t, engine.Config{Serial: true, Batch: 64}, bad{kind: "sum", from: from}))
 	var re *replay.Error
 	require.ErrorAs(t, err, &re)
-	require.Equal(t, replay.CodeDiverged, re.Code, "%v", err)
-	assert.Equal(t, uint64(from), re.Divergence.Step)
-	assert.Equal(t, "sum", re.Divergence.System)
+	require.Equal(t, replay.ErrDiverged, re.Code, "%v", err)
+	assert.Equal(t, uint64(from), re.Detail.Step)
+	assert.Equal(t, "sum", re.Detail.System)
 	assert.Contains(t, err.Error(), "floats summed in the order jobs finish")
 
 	d, err := replay.Find(rec,
@@ -111,9 +111,9 @@ func TestDivergenceMapOrder(t *testing.T) {
 	err := replay.Verify(rec, newToy(t, engine.Config{Workers: 2}, bad{kind: "map", from: from, log: &logA}))
 	var re *replay.Error
 	require.ErrorAs(t, err, &re)
-	require.Equal(t, replay.CodeDiverged, re.Code)
-	assert.Equal(t, firstDiff(logRec, logA)+from, re.Divergence.Step)
-	assert.Equal(t, "mapper", re.Divergence.System)
+	require.Equal(t, replay.ErrDiverged, re.Code)
+	assert.Equal(t, firstDiff(logRec, logA)+from, re.Detail.Step)
+	assert.Equal(t, "mapper", re.Detail.System)
 
 	logA = nil
 	d, err := replay.Find(rec, newToy(t, engine.Config{Serial: true}, bad{kind: "map", from: from, log: &logA}),
@@ -179,7 +179,7 @@ func TestReadErrors(t *testing.T) {
 	require.NoError(t, replay.Write(&buf, &other))
 	_, err = replay.Read(&buf)
 	assert.ErrorIs(t, err, replay.ErrVersion)
-	assert.True(t, errors.Is(err, replay.CodeVersion))
+	assert.True(t, errors.Is(err, replay.ErrVersion))
 }
 
 // Every one-byte change of a recording, at every position of its header

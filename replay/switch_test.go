@@ -148,13 +148,13 @@ func TestDivergenceSwitch(t *testing.T) {
 	for range 20 { // a map's first key repeats one time in 64: try again
 		err := replay.Verify(rec, newSwitchSim(t, engine.Config{Workers: 2}, from))
 		require.ErrorAs(t, err, &re)
-		if re.Divergence.Step == from {
+		if re.Detail.Step == from {
 			break
 		}
 	}
-	require.Equal(t, replay.CodeDiverged, re.Code)
-	assert.Equal(t, uint64(from), re.Divergence.Step)
-	assert.Equal(t, "flip", re.Divergence.System)
+	require.Equal(t, replay.ErrDiverged, re.Code)
+	assert.Equal(t, uint64(from), re.Detail.Step)
+	assert.Equal(t, "flip", re.Detail.System)
 
 	d, err := replay.Find(rec, newSwitchSim(t, engine.Config{Serial: true}, from), newSwitchSim(t, engine.Config{Workers: 2}, from))
 	require.NoError(t, err)

@@ -136,7 +136,7 @@ type Registry struct {
 // Register adds a key named name (a type name, e.g. "Position").
 func (r *Registry) Register(name string) (Key, error) {
 	if len(r.names) >= MaxKeys {
-		return 0, errorf(CodeBadArgument, "cannot register %q: a Registry holds at most %d keys", name, MaxKeys)
+		return 0, errorf(ErrBadArgument, "cannot register %q: a Registry holds at most %d keys", name, MaxKeys)
 	}
 	r.names = append(r.names, name)
 	return Key(len(r.names) - 1), nil

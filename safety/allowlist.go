@@ -25,7 +25,7 @@ func ParseAllowlist(r io.Reader) (Allowlist, error) {
 		case 1:
 			a[f[0]] = true
 		default:
-			return nil, errorf(CodeBadArgument, "allowlist line %d has %d fields; write one ambiguity ID per line, comments after '#'", line, len(f))
+			return nil, errorf(ErrBadArgument, "allowlist line %d has %d fields; write one ambiguity ID per line, comments after '#'", line, len(f))
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -45,7 +45,7 @@ func WriteAllowlist(w io.Writer, amb []Ambiguity) error {
 	return nil
 }
 
-// NewAmbiguities returns an *Error with CodeNewAmbiguity for each of p's
+// NewAmbiguities returns an *Error with ErrNewAmbiguity for each of p's
 // ambiguities that allow does not list, joined; nil if there are none.
 func (p *Plan) NewAmbiguities(allow Allowlist) error {
 	var errs []error
@@ -53,7 +53,7 @@ func (p *Plan) NewAmbiguities(allow Allowlist) error {
 		if allow[a.ID] {
 			continue
 		}
-		errs = append(errs, errorf(CodeNewAmbiguity,
+		errs = append(errs, errorf(ErrNewAmbiguity,
 			"%s: systems %q and %q conflict on %s and only registration order runs %q first; state the order with Before/After, or accept it by adding %s to the allowlist",
 			a.ID, a.First, a.Second, a.Key, a.First, a.ID))
 	}

@@ -41,9 +41,9 @@ type Ambiguity struct {
 
 // Check validates systems against reg and derives their order. It returns
 // every problem found, joined: conflicting declarations inside a system
-// (CodeConflictingDecl), unknown keys (CodeUnknownKey), unknown or
-// duplicate system names (CodeUnknownSystem) and cycles in Before/After,
-// or constraints against the stage order (CodeCycle). Executed only by the
+// (ErrConflictingDecl), unknown keys (ErrUnknownKey), unknown or
+// duplicate system names (ErrUnknownSystem) and cycles in Before/After,
+// or constraints against the stage order (ErrCycle). Executed only by the
 // owner, at build time.
 func Check(reg *Registry, systems []System) (*Plan, error) {
 	n := len(systems)
@@ -51,7 +51,7 @@ func Check(reg *Registry, systems []System) (*Plan, error) {
 	index := make(map[string]int, n)
 	for i, s := range systems {
 		if j, dup := index[s.Name]; dup {
-			errs = append(errs, errorf(CodeUnknownSystem, "systems %d and %d are both named %q; give every system a unique name", j, i, s.Name))
+			errs = append(errs, errorf(ErrUnknownSystem, "systems %d and %d are both named %q; give every system a unique name", j, i, s.Name))
 			continue
 		}
 		index[s.Name] = i
@@ -68,7 +68,7 @@ func Check(reg *Registry, systems []System) (*Plan, error) {
 		for i, c := range cyc {
 			names[i] = systems[c].Name
 		}
-		errs = append(errs, &Error{Code: CodeCycle, Cycle: names,
+		errs = append(errs, &Error{Code: ErrCycle, Detail: Detail{Cycle: names},
 			Msg: "the Before/After constraints form a cycle: " + quoteJoin(names, " → ") + "; remove one of these constraints"})
 	}
 	if len(errs) > 0 {
@@ -88,7 +88,7 @@ func constrain(systems []System, index map[string]int, succ, preds [][]int, errs
 		preds[to] = append(preds[to], from)
 	}
 	against := func(first, then int) {
-		errs = append(errs, &Error{Code: CodeCycle, Cycle: []string{systems[first].Name, systems[then].Name, systems[first].Name},
+		errs = append(errs, &Error{Code: ErrCycle, Detail: Detail{Cycle: []string{systems[first].Name, systems[then].Name, systems[first].Name}},
 			Msg: fmt.Sprintf("system %q (stage %d) must run before %q (stage %d), against the stage order; drop the constraint or move one of them to another stage",
 				systems[first].Name, systems[first].Stage, systems[then].Name, systems[then].Stage)})
 	}
@@ -99,7 +99,7 @@ func constrain(systems []System, index map[string]int, succ, preds [][]int, errs
 			} else if ok {
 				edge(i, j)
 			} else {
-				errs = append(errs, errorf(CodeUnknownSystem, "system %q runs Before %q, which is not a system of this schedule; fix the name or add the system", s.Name, name))
+				errs = append(errs, errorf(ErrUnknownSystem, "system %q runs Before %q, which is not a system of this schedule; fix the name or add the system", s.Name, name))
 			}
 		}
 		for _, name := range s.After {
@@ -108,7 +108,7 @@ func constrain(systems []System, index map[string]int, succ, preds [][]int, errs
 			} else if ok {
 				edge(j, i)
 			} else {
-				errs = append(errs, errorf(CodeUnknownSystem, "system %q runs After %q, which is not a system of this schedule; fix the name or add the system", s.Name, name))
+				errs = append(errs, errorf(ErrUnknownSystem, "system %q runs After %q, which is not a system of this schedule; fix the name or add the system", s.Name, name))
 			}
 		}
 	}
@@ -140,12 +140,12 @@ func (p *Plan) derive(reg *Registry, systems []System, reach []row) {
 func declare(reg *Registry, s System, a *Access, errs []error) []error {
 	for _, d := range s.Decls {
 		if !reg.known(d.Key) {
-			errs = append(errs, errorf(CodeUnknownKey, "system %q declares %s, which the Registry does not know; register the component or resource type before declaring access to it", s.Name, reg.Name(d.Key)))
+			errs = append(errs, errorf(ErrUnknownKey, "system %q declares %s, which the Registry does not know; register the component or resource type before declaring access to it", s.Name, reg.Name(d.Key)))
 			continue
 		}
 		if old := a.Mode(d.Key); old != None && (old == Write || d.Mode == Write) {
 			name := reg.Name(d.Key)
-			errs = append(errs, errorf(CodeConflictingDecl, "system %q declares %s twice (it %s it and %s it); declare it once, as a write if the system writes it (a lookup counts too: a system that looks it up and writes it declares only ecs.WriteLookup)", s.Name, name, old, d.Mode))
+			errs = append(errs, errorf(ErrConflictingDecl, "system %q declares %s twice (it %s it and %s it); declare it once, as a write if the system writes it (a lookup counts too: a system that looks it up and writes it declares only ecs.WriteLookup)", s.Name, name, old, d.Mode))
 		}
 		a.Add(d.Key, d.Mode)
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/internal/fault"
 )
 
 func registry(t testing.TB, names ...string) *Registry {
@@ -30,7 +32,7 @@ func TestCheckErrors(t *testing.T) {
 	cases := []struct {
 		name    string
 		systems []System
-		code    Code
+		code    fault.Code
 		want    string
 	}{
 		{"cycle", []System{
@@ -38,28 +40,28 @@ func TestCheckErrors(t *testing.T) {
 			{Name: "b", Before: []string{"c"}},
 			{Name: "c", Before: []string{"a"}},
 			{Name: "d", After: []string{"a"}},
-		}, CodeCycle, `safety: WEFT-S002: the Before/After constraints form a cycle: "a" → "b" → "c" → "a"; remove one of these constraints`},
+		}, ErrCycle, `safety: WEFT-S002: the Before/After constraints form a cycle: "a" → "b" → "c" → "a"; remove one of these constraints`},
 		{"read and write in one system", []System{
 			{Name: "physics", Decls: []Decl{{kPos, Read}, {kPos, Write}}},
-		}, CodeConflictingDecl, `safety: WEFT-S003: system "physics" declares Position twice (it reads it and writes it); declare it once, as a write if the system writes it (a lookup counts too: a system that looks it up and writes it declares only ecs.WriteLookup)`},
+		}, ErrConflictingDecl, `safety: WEFT-S003: system "physics" declares Position twice (it reads it and writes it); declare it once, as a write if the system writes it (a lookup counts too: a system that looks it up and writes it declares only ecs.WriteLookup)`},
 		{"two writes in one system", []System{
 			{Name: "physics", Decls: []Decl{{kVel, Write}, {kVel, Write}}},
-		}, CodeConflictingDecl, `safety: WEFT-S003: system "physics" declares Velocity twice (it writes it and writes it); declare it once, as a write if the system writes it (a lookup counts too: a system that looks it up and writes it declares only ecs.WriteLookup)`},
+		}, ErrConflictingDecl, `safety: WEFT-S003: system "physics" declares Velocity twice (it writes it and writes it); declare it once, as a write if the system writes it (a lookup counts too: a system that looks it up and writes it declares only ecs.WriteLookup)`},
 		{"unknown key", []System{
 			{Name: "anim", Decls: []Decl{{Key(9), Read}}},
-		}, CodeUnknownKey, `safety: WEFT-S004: system "anim" declares key#9, which the Registry does not know; register the component or resource type before declaring access to it`},
+		}, ErrUnknownKey, `safety: WEFT-S004: system "anim" declares key#9, which the Registry does not know; register the component or resource type before declaring access to it`},
 		{"unknown system", []System{
 			{Name: "anim", After: []string{"physic"}},
-		}, CodeUnknownSystem, `safety: WEFT-S005: system "anim" runs After "physic", which is not a system of this schedule; fix the name or add the system`},
+		}, ErrUnknownSystem, `safety: WEFT-S005: system "anim" runs After "physic", which is not a system of this schedule; fix the name or add the system`},
 		{"before against the stages", []System{
 			{Name: "draw", Stage: 1},
 			{Name: "physics", Stage: 2, Before: []string{"draw"}},
-		}, CodeCycle, `safety: WEFT-S002: system "physics" (stage 2) must run before "draw" (stage 1), against the stage order; drop the constraint or move one of them to another stage`},
+		}, ErrCycle, `safety: WEFT-S002: system "physics" (stage 2) must run before "draw" (stage 1), against the stage order; drop the constraint or move one of them to another stage`},
 		{"after against the stages", []System{
 			{Name: "input", Stage: 0, After: []string{"draw"}},
 			{Name: "draw", Stage: 3},
-		}, CodeCycle, `safety: WEFT-S002: system "draw" (stage 3) must run before "input" (stage 0), against the stage order; drop the constraint or move one of them to another stage`},
-		{"duplicate name", []System{{Name: "anim"}, {Name: "anim"}}, CodeUnknownSystem,
+		}, ErrCycle, `safety: WEFT-S002: system "draw" (stage 3) must run before "input" (stage 0), against the stage order; drop the constraint or move one of them to another stage`},
+		{"duplicate name", []System{{Name: "anim"}, {Name: "anim"}}, ErrUnknownSystem,
 			`safety: WEFT-S005: systems 0 and 1 are both named "anim"; give every system a unique name`},
 	}
 	for _, c := range cases {
@@ -72,7 +74,7 @@ func TestCheckErrors(t *testing.T) {
 			require.True(t, errors.As(err, &se))
 			assert.Equal(t, c.code, se.Code)
 			if c.name == "cycle" {
-				assert.Equal(t, []string{"a", "b", "c", "a"}, se.Cycle)
+				assert.Equal(t, []string{"a", "b", "c", "a"}, se.Detail.Cycle)
 			}
 		})
 	}

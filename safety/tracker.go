@@ -88,7 +88,7 @@ func (t *Tracker) ParallelFor(j jobs.Job, a *Access, n, batch int) (jobs.Handle,
 
 // ScheduleAfter schedules j after deps only, and first checks them: if a
 // job still in flight conflicts with a and is not among the transitive
-// prerequisites of deps, it returns an *Error with CodeMissingDependency
+// prerequisites of deps, it returns an *Error with ErrMissingDependency
 // and schedules nothing. A job is in flight until the owner has observed
 // it done (Wait on it or on a job after it, or Reset), whether or not a
 // worker has finished it: the answer is the same for every worker count.
@@ -123,7 +123,7 @@ func (t *Tracker) ChunksAfter(j jobs.Job, a *Access, n int, chained jobs.Handle,
 	if chained != (jobs.Handle{}) {
 		c := t.at(chained.Index())
 		if c == nil || c.h != chained || c.copies != int32(n) {
-			return jobs.Handle{}, errorf(CodeBadArgument, "ChunksAfter(%s, %d chunks): the chained handle %v is not a group of %d chunk copies of this frame; chain onto what ScheduleChunks or ChunksAfter returned, with the same chunk count",
+			return jobs.Handle{}, errorf(ErrBadArgument, "ChunksAfter(%s, %d chunks): the chained handle %v is not a group of %d chunk copies of this frame; chain onto what ScheduleChunks or ChunksAfter returned, with the same chunk count",
 				jobName(j.Label), n, chained, n)
 		}
 		prev = t.deps[c.d0 : c.d0+c.copies]
@@ -387,11 +387,11 @@ func (t *Tracker) missing(c *rec, l jobs.Label, a *Access, k Key) *Error {
 	em, lm := c.acc.Mode(k), a.Mode(k)
 	e, n := jobName(c.label), jobName(l)
 	return &Error{
-		Code: CodeMissingDependency,
+		Code: ErrMissingDependency,
 		Msg: "the previously scheduled job " + e + " " + em.String() + " " + key +
 			". You are trying to schedule " + n + ", which " + lm.String() + " " + key +
 			". To guarantee safety, make " + e + " a dependency of " + n + " (or complete it first).",
-		Earlier: c.label.Name, Later: l.Name, Key: key, EarlierMode: em, LaterMode: lm,
+		Detail: Detail{Earlier: c.label.Name, Later: l.Name, Key: key, EarlierMode: em, LaterMode: lm},
 	}
 }
 

@@ -85,7 +85,7 @@ func (s *scene) apply(a Action) error {
 			return nil
 		}
 		err := ecs.SetTarget[Follows](w, pick(vals, a.K), pick(vals, a.J))
-		if err != nil && isCode(err, ecs.CodeBadArgument) {
+		if err != nil && isCode(err, ecs.ErrBadArgument) {
 			return nil // a cycle or a self-target is refused, and nothing changes
 		}
 		return err

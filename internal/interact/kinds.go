@@ -6,6 +6,7 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/internal/fault"
 )
 
 // Kind is what a part does; each kind uses one or two features and obeys
@@ -532,7 +533,7 @@ func makeOwner(s *scene, p Part) error {
 		vals := sorted(w, c.val)
 		if len(vals) > 1 {
 			e, to := vals[int(t.Step*7)%len(vals)], vals[int(t.Step*13+uint64(p.Q))%len(vals)]
-			if err := ecs.SetTarget[Follows](w, e, to); err != nil && !isCode(err, ecs.CodeBadArgument) {
+			if err := ecs.SetTarget[Follows](w, e, to); err != nil && !isCode(err, ecs.ErrBadArgument) {
 				return err // a cycle, or an entity targeting itself, is refused: that is the rule
 			}
 		}
@@ -623,7 +624,7 @@ func makeObsMark(s *scene, p Part) error {
 }
 
 // isCode reports whether err is a typed error with code.
-func isCode(err error, code ecs.Code) bool {
+func isCode(err error, code fault.Code) bool {
 	var e *ecs.Error
 	return errors.As(err, &e) && e.Code == code
 }

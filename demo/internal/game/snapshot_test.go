@@ -11,6 +11,7 @@ import (
 	"github.com/weft-engine/weft/demo/internal/game"
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
+	"github.com/weft-engine/weft/internal/fault"
 )
 
 // steps runs n steps of the demo with a burst every 25 and returns the
@@ -135,15 +136,15 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 	require.NoError(t, err)
 	for name, c := range map[string]struct {
 		file []byte
-		code ecs.Code
+		code fault.Code
 	}{
-		"empty":         {nil, ecs.CodeBadFile},
-		"header cut":    {good[:10], ecs.CodeBadFile},
-		"payload cut":   {good[:len(good)/2], ecs.CodeBadFile},
-		"byte flipped":  {flip(len(good) / 3), ecs.CodeBadFile},
-		"magic flipped": {flip(2), ecs.CodeBadFile},
-		"other version": {other, ecs.CodeSaveVersion},
-		"another world": {foreign.Bytes(), ecs.CodeBadFile},
+		"empty":         {nil, ecs.ErrBadFile},
+		"header cut":    {good[:10], ecs.ErrBadFile},
+		"payload cut":   {good[:len(good)/2], ecs.ErrBadFile},
+		"byte flipped":  {flip(len(good) / 3), ecs.ErrBadFile},
+		"magic flipped": {flip(2), ecs.ErrBadFile},
+		"other version": {other, ecs.ErrSaveVersion},
+		"another world": {foreign.Bytes(), ecs.ErrBadFile},
 	} {
 		err := a.Engine().Load(bytes.NewReader(c.file))
 		require.ErrorIs(t, err, c.code, name)
