@@ -7,7 +7,6 @@ import (
 	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
-	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -56,31 +55,6 @@ func (w *World) System(name string) *Decl {
 
 // Name is the system's name.
 func (d *Decl) Name() string { return d.name }
-
-// Glue is the declaration's inside, for package engine (see
-// internal/glue); only weft's own packages can make its argument.
-func (d *Decl) Glue(glue.Seal) glue.Decl { return declGlue{d} }
-
-// declGlue is the glue.Decl of a Decl.
-type declGlue struct{ d *Decl }
-
-// SetOrder sets the system's rank in command playback: buffers of lower
-// ranks are played first. The engine sets it to the built system order.
-func (g declGlue) SetOrder(order int) { g.d.order = order }
-
-// SetSegment sets the step's segment that the system runs in, for the
-// event observers (observe_events.go). Executed only by the owner, at
-// build time.
-func (g declGlue) SetSegment(seg int) { g.d.seg = seg }
-
-// Observes is what an observer observes ("OnDespawn Hull"), in
-// declaration order; nil for a system. Executed only by the owner.
-func (g declGlue) Observes() []string {
-	if g.d.obs == nil {
-		return nil
-	}
-	return g.d.obs.observes
-}
 
 // Access is the union of the declarations, for safety.Tracker.
 func (d *Decl) Access() *safety.Access { return &d.access }

@@ -401,16 +401,3 @@ func (q *queryBase) marks() bool {
 	}
 	return false
 }
-
-// Watches reports whether the query has change filters. Executed only by
-// the owner.
-func (g queryGlue) Watches() bool { return len(g.q.watches) > 0 }
-
-// Watched appends to dst the keys of the components that the query's
-// change filters watch. Executed only by the owner.
-func (g queryGlue) Watched(dst []safety.Key) []safety.Key {
-	for _, wt := range g.q.watches {
-		dst = append(dst, wt.key)
-	}
-	return dst
-}

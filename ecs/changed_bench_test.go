@@ -5,7 +5,6 @@ import (
 	"time"
 
 	ark "github.com/mlange-42/ark/ecs"
-	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -127,7 +126,7 @@ func BenchmarkEvents(b *testing.B) {
 		}
 		sums[c.Index()] = s
 	})}
-	g := w.Glue(glue.Seal{})
+	g := worldSeam{w}
 	step := func() {
 		g.StartStep()
 		benchFrame(b, w, pool, func() (jobs.Handle, error) {

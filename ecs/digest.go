@@ -72,23 +72,23 @@ func (g *digest) take() (uint64, []Written) {
 	return sum, rows
 }
 
-// SetDigests sets what chunk jobs keep of their writes from the next frame
+// setDigests sets what chunk jobs keep of their writes from the next frame
 // on. Executed only by the owner, outside of frames: jobs read the mode
 // without synchronisation.
-func (g worldGlue) SetDigests(m uint8) error {
-	if g.w.inFrame {
-		return g.w.lockedErr("SetDigests")
+func (w *World) setDigests(m DigestMode) error {
+	if w.inFrame {
+		return w.lockedErr("SetDigests")
 	}
-	g.w.digests = DigestMode(m)
+	w.digests = m
 	return nil
 }
 
-// TakeDigest returns the system's digest since the last call and, under
+// takeDigest returns the system's digest since the last call and, under
 // DigestCapture, the rows it wrote. Executed only by the owner, between
 // frames.
-func (g declGlue) TakeDigest() (uint64, any) {
-	g.d.digestLookups()
-	return g.d.digest.take()
+func (d *Decl) takeDigest() (uint64, []Written) {
+	d.digestLookups()
+	return d.digest.take()
 }
 
 // digest adds the chunk's written columns to its system's digest.

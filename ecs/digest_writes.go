@@ -20,7 +20,7 @@ import (
 //     the batch size decides;
 //   - to a resource it declares written (WriteRes, In or Get, and
 //     Reductions combined into it in Merge): its value after the
-//     system's Merge, added by the owner (DigestMerged);
+//     system's Merge, added by the owner (digestMerged);
 //   - commands: each command its buffers played, in playback order (the
 //     system's buffers play one after another, in chunk order), as the
 //     op, the entity it reached or made and the component's value after
@@ -77,12 +77,12 @@ func (d *Decl) digestLookups() {
 	}
 }
 
-// DigestMerged adds to the system's digest the resources it declares
+// digestMerged adds to the system's digest the resources it declares
 // written, as they are after its Merge, and any lookup rows not yet
 // added. Executed only by the owner, after the system's Merge (or where
 // it would run), before the next system's.
-func (g declGlue) DigestMerged() {
-	d, w := g.d, g.d.w
+func (d *Decl) digestMerged() {
+	w := d.w
 	if w.digests == DigestOff {
 		return
 	}
@@ -167,12 +167,11 @@ func (w *World) entityRow(d *Decl, e ark.Entity) uint64 {
 	return h
 }
 
-// DigestAll is a digest of the whole world, an exclusive system's: every
+// digestAll is a digest of the whole world, an exclusive system's: every
 // entity with every component, and every resource, and under
 // DigestCapture every row of it (an []ecs.Written). Executed only by the
 // owner, between frames.
-func (g worldGlue) DigestAll() (uint64, any) {
-	w := g.w
+func (w *World) digestAll() (uint64, []Written) {
 	d := &w.excl
 	q := w.all.Query()
 	for q.NextTable() {

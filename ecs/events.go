@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -301,29 +300,3 @@ func (p *part[T]) appendTo(dst []T) []T {
 	}
 	return dst
 }
-
-// Glue is the world's inside, for package engine (see internal/glue);
-// only weft's own packages can make its argument.
-func (w *World) Glue(glue.Seal) glue.World { return worldGlue{w} }
-
-// worldGlue is the glue.World of a World.
-type worldGlue struct{ w *World }
-
-// SetOwner records the engine's side of the frames. Executed only by the
-// owner, outside of frames.
-func (g worldGlue) SetOwner(o glue.Owner) { g.w.owner = o }
-
-// StartStep starts a step for every event stream. Executed only by the
-// owner, at the step's start, with no job in flight.
-func (g worldGlue) StartStep() {
-	w := g.w
-	w.steps++
-	for _, s := range w.streamOrder {
-		s.rotate(w.steps)
-	}
-}
-
-// EndSegment makes the next EndFrame observe the events of the systems
-// of segments up to seg. Executed only by the owner, with the frame's
-// jobs finished, before EndFrame.
-func (g worldGlue) EndSegment(seg int) { g.w.evSeg, g.w.evDue = seg, true }

@@ -169,7 +169,7 @@ func refused(t *testing.T, w *World, q *Query1[pos], inOrder bool, fn func(c *Ch
 	require.NoError(t, err)
 	var h jobs.Handle
 	if inOrder {
-		h, err = pool.ParallelFor(jobs.Job{Run: q.JobInOrder(fn)}, 1, 1)
+		h, err = pool.ParallelFor(jobs.Job{Run: q.jobAll(fn, true)}, 1, 1)
 	} else {
 		h, err = pool.ParallelFor(jobs.Job{Run: q.Job(fn)}, n, 1)
 	}

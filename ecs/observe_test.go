@@ -7,8 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/weft-engine/weft/internal/glue"
 )
 
 // A world driven by hand calls its observers in Apply: per command, in
@@ -227,6 +225,6 @@ func TestObserveEventUnnamedType(t *testing.T) {
 	d := w.Observer("plain", func(Observed) error { return nil })
 	ObserveEvent[struct{ N int }](d)
 	require.NoError(t, d.Err())
-	assert.Equal(t, []string{"OnEvent struct { N int }"}, d.Glue(glue.Seal{}).Observes())
+	assert.Equal(t, []string{"OnEvent struct { N int }"}, worldSeam{w}.System(d).Observes)
 	assert.Contains(t, w.Registry().Name(streamOf[struct{ N int }](w).key), "events struct { N int }")
 }

@@ -6,7 +6,6 @@ import (
 	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
-	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -45,6 +44,7 @@ type queryBase struct {
 	w    *World
 	d    *Decl
 	seq  int    // its rank among d's queries, in command playback
+	id   int    // its index in World.allQueries: the engine's name for it
 	cols []*use // the required columns, then the optional ones
 	nreq int
 	// with and without: its filters' component types, which Inspect
@@ -56,6 +56,7 @@ type queryBase struct {
 	tables []tableView
 	chunks []Chunk
 	rows   int             // the rows of chunks
+	lens   []int32         // the rows of each chunk, for the engine (seam_world.go)
 	saved  [maxCols][]byte // watched written columns' rows as each chunk's job found them (changed.go)
 	rowBuf []int           // the rows that On and Off give, by chunk (enable.go)
 	runBuf []Run           // the runs that Runs gives, by chunk
@@ -81,7 +82,7 @@ type tableView struct {
 // give views that its system declared. It adds the optional columns of
 // filters and returns the components to filter with and without.
 func (q *queryBase) init(d *Decl, filters []Filter, cols ...*use) (with, without []ark.Comp) {
-	q.w, q.d, q.seq, q.nreq = d.w, d, d.nq, len(cols)
+	q.w, q.d, q.seq, q.nreq, q.id = d.w, d, d.nq, len(cols), len(d.w.allQueries)
 	d.w.allQueries = append(d.w.allQueries, q)
 	d.nq++
 	for _, e := range d.emitters {
@@ -178,32 +179,11 @@ func (q *queryBase) prepare(batch int) (int, error) {
 	return len(q.chunks), nil
 }
 
-// Glue is the query's inside, for package engine (see internal/glue);
-// only weft's own packages can make its argument.
-func (q *queryBase) Glue(glue.Seal) glue.Query { return queryGlue{q} }
-
-// queryGlue is the glue.Query of an ecs query.
-type queryGlue struct{ q *queryBase }
-
-// Columns appends to dst the keys of the query's columns, the components
-// its chunks give views of. Executed only by the owner.
-func (g queryGlue) Columns(dst []safety.Key) []safety.Key {
-	for _, c := range g.q.cols {
-		dst = append(dst, c.key)
-	}
-	return dst
-}
-
-// Aligned reports whether both queries, prepared this frame, cut it into
-// the same chunks: chunk by chunk, the same rows of the same tables. Two
+// aligned reports whether q and p, prepared this frame, cut it into the
+// same chunks: chunk by chunk, the same rows of the same tables. Two
 // passes over aligned queries may then be chained chunk by chunk.
 // Executed only by the owner.
-func (g queryGlue) Aligned(other glue.Query) bool {
-	o, ok := other.(queryGlue)
-	if !ok {
-		return false
-	}
-	q, p := g.q, o.q
+func (q *queryBase) aligned(p *queryBase) bool {
 	if q.frame != q.w.frame || p.w != q.w || p.frame != q.frame || len(p.chunks) != len(q.chunks) {
 		return false
 	}
@@ -218,8 +198,8 @@ func (g queryGlue) Aligned(other glue.Query) bool {
 }
 
 // ChunkLen is the number of rows of chunk i of this frame, or 0 for an
-// index out of range. Executed only by the owner, after Prepare, until the
-// next frame's Prepare.
+// index out of range: for sizing per-chunk outputs. Executed only by the
+// owner, after Prepare, until the next frame's Prepare.
 func (q *queryBase) ChunkLen(i int) int {
 	if i < 0 || i >= len(q.chunks) {
 		return 0
@@ -264,28 +244,11 @@ func (q *queryBase) job(fn func(c *Chunk)) jobs.Func {
 	}
 }
 
-// JobInOrder is the body of one job that runs fn on every chunk of the
-// frame, in chunk order (a chunk that panics fails the job after the
-// others ran, as in a ParallelFor): schedule it as a single job (jobs.Schedule, or
-// jobs.ParallelFor(job, 1, 1)). Its chunks may write what many jobs at
-// once could not: a resource (ResWriter.In), a write lookup
-// (LookupWriter.Get). Executed by whichever worker runs the job, after
-// Prepare.
-func (q *queryBase) JobInOrder(fn func(c *Chunk)) jobs.Func {
-	return q.jobAll(fn, true)
-}
-
-// JobAll is the body of one job that runs fn on every chunk of the frame,
-// in chunk order, as the jobs of Job would, one by one: fn may touch only
-// its chunk, as there, and a chunk that panics fails the job after the
-// others ran. For a pass too small to share out among workers:
-// schedule it as a single job. Executed by whichever worker runs the job,
-// after Prepare.
-func (q *queryBase) JobAll(fn func(c *Chunk)) jobs.Func {
-	return q.jobAll(fn, false)
-}
-
-// jobAll runs every chunk, as the jobs of a ParallelFor do: a chunk that
+// jobAll is the body of one job that runs fn on every chunk of the
+// frame, in chunk order, as the jobs of job would one by one: for a pass
+// too small to share out, or (inOrder) one whose chunks may write what
+// many jobs at once could not, a resource (ResWriter.In) or a write
+// lookup (LookupWriter.Get). As in a ParallelFor, a chunk that
 // panics does not stop the others. Once a chunk panics, the deferred call
 // runs the chunks after it, dropping their panics, before the first panic
 // goes on to the job with its stack intact.

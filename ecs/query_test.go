@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/weft-engine/weft/internal/fault"
-	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -244,31 +243,23 @@ func TestAligned(t *testing.T) {
 	require.NoError(t, s.w.BeginFrame())
 	_, err := s.qi.Prepare(16)
 	require.NoError(t, err)
-	inside := func(q interface{ Glue(glue.Seal) glue.Query }) glue.Query { return q.Glue(glue.Seal{}) }
-	qi := inside(s.qi)
-	assert.False(t, qi.Aligned(inside(same)), "same is not prepared yet")
+	g := worldSeam{s.w}
+	qi, sq, fq := g.Query(s.qi), g.Query(same), g.Query(fewer)
+	assert.False(t, g.Aligned(qi.ID, sq.ID), "same is not prepared yet")
 	_, err = same.Prepare(16)
 	require.NoError(t, err)
 	_, err = fewer.Prepare(16)
 	require.NoError(t, err)
-	assert.True(t, qi.Aligned(inside(same)))
-	assert.True(t, inside(same).Aligned(qi))
-	assert.False(t, qi.Aligned(inside(fewer)))
-	assert.False(t, qi.Aligned(otherQuery{}))
+	assert.True(t, g.Aligned(qi.ID, sq.ID))
+	assert.True(t, g.Aligned(sq.ID, qi.ID))
+	assert.False(t, g.Aligned(qi.ID, fq.ID))
+	assert.False(t, g.Aligned(qi.ID, -1))
 	_, err = s.w.EndFrame()
 	require.NoError(t, err)
-	assert.Equal(t, []safety.Key{s.ipos.u.key, s.ivel.u.key}, qi.Columns(nil))
+	assert.Equal(t, []safety.Key{s.ipos.u.key, s.ivel.u.key}, qi.Columns)
 }
 
-// otherQuery is a glue.Query that is not an ecs query.
-type otherQuery struct{}
-
-func (otherQuery) Columns(dst []safety.Key) []safety.Key { return dst }
-func (otherQuery) Aligned(glue.Query) bool               { return false }
-func (otherQuery) Watches() bool                         { return false }
-func (otherQuery) Watched(dst []safety.Key) []safety.Key { return dst }
-
-// A chunk that panics in a one-job pass (JobAll, JobInOrder) does not stop
+// A chunk that panics in a one-job pass (jobAll, in order or not) does not stop
 // the chunks after it, as in a ParallelFor: every other chunk runs, and
 // the job fails with the first panic, its stack at the panic.
 func TestJobAllRunsEveryChunkPastAPanic(t *testing.T) {
@@ -286,10 +277,7 @@ func TestJobAllRunsEveryChunkPastAPanic(t *testing.T) {
 				panic(c.Index())
 			}
 		}
-		body := s.qi.JobAll(fn)
-		if inOrder {
-			body = s.qi.JobInOrder(fn)
-		}
+		body := s.qi.jobAll(fn, inOrder)
 		h, err := pool.Schedule(jobs.Job{Run: body})
 		require.NoError(t, err)
 		err = pool.Wait(h)

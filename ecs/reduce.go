@@ -17,8 +17,12 @@ type Reduction[T any] struct {
 	parts []T
 }
 
-// AnyQuery is a query of any arity (Query1..Query8), for NewReduction.
-type AnyQuery interface{ base() *queryBase }
+// AnyQuery is a query of any arity (Query1..Query8), for NewReduction
+// and an engine's passes.
+type AnyQuery interface {
+	ChunkLen(i int) int
+	base() *queryBase
+}
 
 func (q *queryBase) base() *queryBase { return q }
 

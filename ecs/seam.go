@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	ark "github.com/mlange-42/ark/ecs"
-	"github.com/weft-engine/weft/internal/glue"
+	"github.com/weft-engine/weft/internal/seam"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -23,15 +23,16 @@ import (
 //     against the chunk's system (use.in);
 //   - any other call (lookups, resources, EventReader.Events, EmitOwner,
 //     Decl.Commands) against the system that the engine says the calling
-//     goroutine runs (glue.Owner.Running): a job's system on a
+//     goroutine runs (engine's seam: its Owner, and the participants' slots): a job's system on a
 //     participant that runs one of its passes, the system in Schedule or
 //     Merge on the owner, none outside a step (use.here).
 //
 // A token of another system is refused with ErrUndeclared, naming both
 // systems, the token and the call that declares it; a zero token (never
 // made) with ErrBadArgument in every mode, before it is dereferenced.
-// The engine reads the records through glue.Decl.Uses for ordering,
-// chaining and Explain, by their reach, so a new kind of token is a line
+// The engine reads the records once, at Build, as plain data
+// (seam_world.go, System) for ordering, chaining and Explain, by their
+// reach, so a new kind of token is a line
 // in kinds and its calls to in or here: the engine needs no change unless
 // the kind reaches in a new way.
 
@@ -60,24 +61,24 @@ const (
 // see its key, its token's name (%s: the type) and the fix for a system
 // that used another's (%[1]q: that system, %[2]s: the type).
 var kinds = [numKinds]struct {
-	reach      glue.Reach
+	reach      seam.Reach
 	mode       safety.Mode
 	safety     bool
 	token, fix string
 }{
-	kindRead:          {glue.Rows, safety.Read, true, "Reader[%s]", declareIn + "ecs.Read[%[2]s]" + useIt},
-	kindWrite:         {glue.Rows, safety.Write, true, "Writer[%s]", declareIn + "ecs.Write[%[2]s]" + useIt},
-	kindReadLookup:    {glue.AnyRow, safety.Read, true, "LookupReader[%s]", declareIn + "ecs.ReadLookup[%[2]s]" + useIt},
-	kindWriteLookup:   {glue.AnyRow, safety.Write, true, "LookupWriter[%s]", declareIn + "ecs.WriteLookup[%[2]s]" + useIt},
-	kindReadRes:       {glue.Whole, safety.Read, true, "ResReader[%s]", declareIn + "ecs.ReadRes[%[2]s]" + useIt},
-	kindWriteRes:      {glue.Whole, safety.Write, true, "ResWriter[%s]", declareIn + "ecs.WriteRes[%[2]s]" + useIt},
-	kindEmit:          {glue.Emits, safety.Write, false, "Emitter[%s]", declareIn + "ecs.Emit[%[2]s]" + useIt},
-	kindEvents:        {glue.Reads, safety.Read, false, "EventReader[%s]", declareIn + "ecs.ReadEvents[%[2]s]" + useIt},
-	kindReadEnabled:   {glue.Rows, safety.Read, true, "EnabledReader[%s]", declareIn + "ecs.ReadEnabled[%[2]s]" + useIt},
-	kindWriteEnabled:  {glue.Rows, safety.Write, true, "EnabledWriter[%s]", declareIn + "ecs.WriteEnabled[%[2]s]" + useIt},
-	kindReadRelation:  {glue.Rows, safety.Read, true, "RelationReader[%s]", declareIn + "ecs.ReadRelation[%[2]s]" + useIt},
-	kindWriteRelation: {glue.AnyRow, safety.Write, true, "RelationWriter[%s]", declareIn + "ecs.WriteRelation[%[2]s]" + useIt},
-	kindCommands:      {glue.Buffers, safety.Write, false, "command buffers%.0s", "record in %[1]q's own buffers: Commands(job) of the Decl of its Builder (b.Decl()), kept from its Build%.0[2]s"},
+	kindRead:          {seam.Rows, safety.Read, true, "Reader[%s]", declareIn + "ecs.Read[%[2]s]" + useIt},
+	kindWrite:         {seam.Rows, safety.Write, true, "Writer[%s]", declareIn + "ecs.Write[%[2]s]" + useIt},
+	kindReadLookup:    {seam.AnyRow, safety.Read, true, "LookupReader[%s]", declareIn + "ecs.ReadLookup[%[2]s]" + useIt},
+	kindWriteLookup:   {seam.AnyRow, safety.Write, true, "LookupWriter[%s]", declareIn + "ecs.WriteLookup[%[2]s]" + useIt},
+	kindReadRes:       {seam.Whole, safety.Read, true, "ResReader[%s]", declareIn + "ecs.ReadRes[%[2]s]" + useIt},
+	kindWriteRes:      {seam.Whole, safety.Write, true, "ResWriter[%s]", declareIn + "ecs.WriteRes[%[2]s]" + useIt},
+	kindEmit:          {seam.Emits, safety.Write, false, "Emitter[%s]", declareIn + "ecs.Emit[%[2]s]" + useIt},
+	kindEvents:        {seam.Reads, safety.Read, false, "EventReader[%s]", declareIn + "ecs.ReadEvents[%[2]s]" + useIt},
+	kindReadEnabled:   {seam.Rows, safety.Read, true, "EnabledReader[%s]", declareIn + "ecs.ReadEnabled[%[2]s]" + useIt},
+	kindWriteEnabled:  {seam.Rows, safety.Write, true, "EnabledWriter[%s]", declareIn + "ecs.WriteEnabled[%[2]s]" + useIt},
+	kindReadRelation:  {seam.Rows, safety.Read, true, "RelationReader[%s]", declareIn + "ecs.ReadRelation[%[2]s]" + useIt},
+	kindWriteRelation: {seam.AnyRow, safety.Write, true, "RelationWriter[%s]", declareIn + "ecs.WriteRelation[%[2]s]" + useIt},
+	kindCommands:      {seam.Buffers, safety.Write, false, "command buffers%.0s", "record in %[1]q's own buffers: Commands(job) of the Decl of its Builder (b.Decl()), kept from its Build%.0[2]s"},
 }
 
 const (
@@ -151,15 +152,6 @@ func isColumn(k kind) bool {
 	return k == kindRead || k == kindWrite || k == kindReadRelation || isEnabled(k)
 }
 
-// Uses appends to dst the system's uses, one per token, in declaration
-// order; the command buffers' use is not among them.
-func (g declGlue) Uses(dst []glue.Use) []glue.Use {
-	for _, u := range g.d.uses {
-		dst = append(dst, glue.Use{Key: u.key, Mode: u.mode, Reach: kinds[u.kind].reach})
-	}
-	return dst
-}
-
 func (u *use) token() string { return fmt.Sprintf(kinds[u.kind].token, shown(u.kind, u.typ)) }
 
 // fix is what to change when system by used u without declaring it.
@@ -202,7 +194,7 @@ func (u *use) inOrder(c *Chunk, format string) {
 }
 
 // here checks a call through u that takes no chunk, in checked mode,
-// against the system that runs the caller (glue.Owner.Running). Without
+// against the system that runs the caller (engine's seam: its Owner, and the participants' slots). Without
 // an engine (a world driven by hand) nothing says who runs it, and it
 // passes. It is small enough to inline, so that a lookup with checks off
 // pays one load and a branch. Called by any goroutine.
@@ -220,7 +212,7 @@ func (u *use) running() {
 		if w.owner == nil {
 			return
 		}
-		by, _ = w.owner.Running().(*Decl)
+		by = w.runningDecl()
 	}
 	switch {
 	case by == u.d:
@@ -229,6 +221,52 @@ func (u *use) running() {
 	case w.inFrame:
 		w.reject(errorf(ErrUndeclared, "", u.typ, "%s of system %q was used from a goroutine that runs no job of the step; use a token only in the jobs, Schedule and Merge of the system that declared it", u.token(), u.d.name))
 	}
+}
+
+// runSlot is what one participant runs: the system of its pass job,
+// padded to a cache line so that participants do not share one.
+type runSlot struct {
+	d *Decl
+	_ [56]byte
+}
+
+// enter records, in checked mode under an engine, that participant worker
+// runs a job of d's system, and returns what it ran before. Executed only
+// by the participant worker, at the start of a pass job's body.
+func (w *World) enter(worker int, d *Decl) *Decl {
+	if !checksCompiled || !w.checks || worker >= len(w.slots) {
+		return nil
+	}
+	s := &w.slots[worker]
+	prev := s.d
+	s.d = d
+	return prev
+}
+
+// leave undoes enter. Executed only by the participant worker, at the end
+// of the body.
+func (w *World) leave(worker int, prev *Decl) {
+	if checksCompiled && w.checks && worker < len(w.slots) {
+		w.slots[worker].d = prev
+	}
+}
+
+// runningDecl is the declaration of the system whose code the calling
+// goroutine runs: a pass job's system on the participant that runs it
+// (checked mode), else, on the owner, the system in Schedule or Merge
+// (Owner.Running). Called by any goroutine under an engine; a participant
+// reads only its own slot.
+func (w *World) runningDecl() *Decl {
+	i := w.owner.Participant()
+	if i >= 0 && i < len(w.slots) {
+		if d := w.slots[i].d; d != nil {
+			return d
+		}
+	}
+	if i <= 0 {
+		return w.owner.Running()
+	}
+	return nil
 }
 
 // foreign refuses a call through u by system by, which did not declare

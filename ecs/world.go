@@ -9,7 +9,7 @@ import (
 	"unsafe"
 
 	ark "github.com/mlange-42/ark/ecs"
-	"github.com/weft-engine/weft/internal/glue"
+	"github.com/weft-engine/weft/internal/seam"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -47,8 +47,9 @@ type World struct {
 
 	inFrame    bool
 	frame      uint64
-	owner      glue.Owner   // the engine's frames, if an engine drives this world
-	all        *ark.Filter0 // matches everything; its query is the frame's guard
+	owner      seam.Owner[*Decl] // the engine's frames, if an engine drives this world (seam_world.go)
+	slots      []runSlot         // by participant: the system its pass job runs (seam.go)
+	all        *ark.Filter0      // matches everything; its query is the frame's guard
 	guard      ark.Query0
 	queries    []*queryBase // prepared this frame
 	allQueries []*queryBase // every query built, for snapshots of their ticks

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -71,6 +70,7 @@ func (e *Engine) buildSystems() []error {
 		if err := callBuild(en.sys, &Builder{e: e, s: en}); err != nil {
 			errs = append(errs, errorf(ErrBuild, en.name, err, "system %q: Build failed; fix the system's Build", en.name))
 		}
+		en.desc = e.inside.System(en.decl) // read once
 		errs = append(errs, en.buildErrs...)
 		if err := en.decl.Err(); err != nil {
 			errs = append(errs, errorf(ErrBuild, en.name, err, "system %q declared its access wrongly", en.name))
@@ -104,7 +104,6 @@ func (e *Engine) adoptPlan(plan *safety.Plan) {
 	for i, k := range plan.Order {
 		order[i] = par[k]
 		order[i].index = i
-		order[i].decl.Glue(glue.Seal{}).SetOrder(i)
 	}
 	for i, k := range plan.Order {
 		for _, pk := range plan.Preds[k] {
@@ -142,7 +141,7 @@ func (e *Engine) safetySystems() []safety.System {
 	out := make([]safety.System, len(e.sched.par))
 	for i, en := range e.sched.par {
 		after := e.eventAfter(en, slices.Clip(en.runAfter))
-		out[i] = safety.System{Name: en.name, Decls: en.decl.Decls(), Stage: int(en.stage), Before: en.runBefore, After: after}
+		out[i] = safety.System{Name: en.name, Decls: en.desc.Decls, Stage: int(en.stage), Before: en.runBefore, After: after}
 	}
 	return out
 }
@@ -164,7 +163,7 @@ func (e *Engine) segments() {
 	}
 	for _, en := range e.sched.par {
 		en.seg = seg(en.stage)
-		en.decl.Glue(glue.Seal{}).SetSegment(en.seg)
+		e.inside.Place(en.decl, en.index, en.seg)
 	}
 	for _, x := range e.sched.excl {
 		x.seg = seg(x.stage)

@@ -4,22 +4,13 @@ import (
 	"sync/atomic"
 
 	"github.com/weft-engine/weft/ecs"
-	"github.com/weft-engine/weft/internal/glue"
+	"github.com/weft-engine/weft/internal/seam"
 	"github.com/weft-engine/weft/jobs"
 )
 
-// Query is an ecs query (ecs.Query1..Query8, made with ecs.NewQueryN) as
-// a pass needs it. It is sealed: its Glue method takes an argument that
-// only weft's own packages can make (internal/glue), so only ecs's
-// queries have it.
-type Query interface {
-	Prepare(batch int) (int, error)
-	Job(fn func(c *ecs.Chunk)) jobs.Func
-	JobInOrder(fn func(c *ecs.Chunk)) jobs.Func
-	JobAll(fn func(c *ecs.Chunk)) jobs.Func
-	ChunkLen(i int) int
-	Glue(glue.Seal) glue.Query
-}
+// Query is an ecs query of any arity (ecs.Query1..Query8, made with
+// ecs.NewQueryN), as a pass runs over it.
+type Query = ecs.AnyQuery
 
 // Builder is a system's view of the engine during Build. Its methods are
 // executed only by the owner, inside System.Build.
@@ -69,18 +60,7 @@ func (b *Builder) chunks(name string, q Query, fn func(c *ecs.Chunk), inOrder bo
 	}
 	qs := b.e.queryState(q)
 	p.q = qs
-	e, d := b.e, b.s.decl
-	body := func(c *ecs.Chunk) {
-		prev := e.enterJob(c.Worker(), d)
-		fn(c)
-		e.leaveJob(c.Worker(), prev)
-		p.rows.Add(int64(c.Len()))
-	}
-	if inOrder {
-		p.run = q.JobInOrder(body)
-	} else {
-		p.run, p.all = q.Job(body), q.JobAll(body)
-	}
+	p.run, p.all = b.e.inside.Body(q, fn, inOrder, &p.rows)
 	qs.passes = append(qs.passes, p)
 	b.s.passes = append(b.s.passes, p)
 	return p
@@ -111,14 +91,7 @@ func (b *Builder) rangePass(call, name string, fn func(worker, lo, hi int)) *Pas
 		b.nilArgument(p, call, name, true, "fn", "the function that runs on each range")
 		return p
 	}
-	e, d := b.e, b.s.decl
-	p.run = func(c *jobs.Ctx) {
-		w := c.Worker()
-		prev := e.enterJob(w, d)
-		lo, hi := c.Range()
-		fn(w, lo, hi)
-		e.leaveJob(w, prev)
-	}
+	p.run = b.e.inside.RangeBody(b.s.decl, fn)
 	b.s.passes = append(b.s.passes, p)
 	return p
 }
@@ -146,7 +119,8 @@ type Pass struct {
 	rows  atomic.Int64 // rows of the chunks run this step; jobs add, the owner reads after Wait
 	// inOrder: one job runs every chunk, in chunk order (ChunksInOrder).
 	inOrder bool
-	// all runs every chunk in one job, as run does each (Engine.wholePass);
+	// all runs every chunk in one job, as run does each (Engine.wholePass;
+	// nil in order);
 	// whole: it did this step (owner only).
 	all   jobs.Func
 	whole bool
@@ -164,9 +138,9 @@ type Pass struct {
 // queryState is a query shared by passes: prepared once per step.
 type queryState struct {
 	q      Query
-	glue   glue.Query // q's inside, for chaining
+	desc   seam.Query // q as data, read at Build
 	ran    uint64     // Engine.scratch.ran of the step that prepared it
-	n      int
+	lens   []int32    // the rows of its chunks this step, from Prepare
 	passes []*Pass
 }
 
@@ -176,7 +150,7 @@ func (e *Engine) queryState(q Query) *queryState {
 			return s
 		}
 	}
-	s := &queryState{q: q, glue: q.Glue(glue.Seal{})}
+	s := &queryState{q: q, desc: e.inside.Query(q)}
 	e.sched.queries = append(e.sched.queries, s)
 	return s
 }

@@ -3,7 +3,7 @@ package engine
 import (
 	"slices"
 
-	"github.com/weft-engine/weft/internal/glue"
+	"github.com/weft-engine/weft/internal/seam"
 	"github.com/weft-engine/weft/jobs"
 )
 
@@ -26,9 +26,9 @@ func (e *Engine) startPass(p *Pass, job jobs.Job, n, batch int, deps []jobs.Hand
 	case p.inOrder:
 		// One job over every chunk: n items in one range, which the pool
 		// cannot split.
-		h, err = e.run.tr.ParallelForAfter(job, en.decl.Access(), min(n, 1), 1, deps...)
+		h, err = e.run.tr.ParallelForAfter(job, &en.desc.Access, min(n, 1), 1, deps...)
 		return h, false, err
-	case src != nil && !en.started && n <= maxChainChunks && src.sys.lastPass == src && src.sys.lastGrouped && p.q.glue.Aligned(src.q.glue):
+	case src != nil && !en.started && n <= maxChainChunks && src.sys.lastPass == src && src.sys.lastGrouped && e.inside.Aligned(p.q.desc.ID, src.q.desc.ID):
 		// Chunk k after the source's chunk k, and after the other
 		// predecessors whole.
 		e.scratch.chained = e.scratch.chained[:0]
@@ -37,18 +37,18 @@ func (e *Engine) startPass(p *Pass, job jobs.Job, n, batch int, deps []jobs.Hand
 				e.scratch.chained = append(e.scratch.chained, d)
 			}
 		}
-		h, err = e.run.tr.ChunksAfter(job, en.decl.Access(), n, src.sys.done, e.scratch.chained...)
+		h, err = e.run.tr.ChunksAfter(job, &en.desc.Access, n, src.sys.done, e.scratch.chained...)
 		return h, true, err
 	case p.group && n <= maxChainChunks:
-		h, err = e.run.tr.ChunksAfter(job, en.decl.Access(), n, jobs.Handle{}, deps...)
+		h, err = e.run.tr.ChunksAfter(job, &en.desc.Access, n, jobs.Handle{}, deps...)
 		return h, true, err
 	case e.wholePass(p, n):
 		// Too few rows to share out: one job runs every chunk.
 		job.Run, p.whole = p.all, true
-		h, err = e.run.tr.ParallelForAfter(job, en.decl.Access(), 1, 1, deps...)
+		h, err = e.run.tr.ParallelForAfter(job, &en.desc.Access, 1, 1, deps...)
 		return h, false, err
 	default:
-		h, err = e.run.tr.ParallelForAfter(job, en.decl.Access(), n, batch, deps...)
+		h, err = e.run.tr.ParallelForAfter(job, &en.desc.Access, n, batch, deps...)
 		return h, false, err
 	}
 }
@@ -85,9 +85,9 @@ func (e *Engine) chains() {
 // on components that both passes' queries have as columns and neither
 // system reaches through a lookup. Executed only by the owner, in Build.
 func rowWise(a, b *Pass) bool {
-	ca, cb := a.q.glue.Columns(nil), b.q.glue.Columns(nil)
-	look := reached(b.sys, glue.AnyRow, reached(a.sys, glue.AnyRow, nil))
-	keys := a.sys.decl.Access().Conflicts(b.sys.decl.Access(), nil)
+	ca, cb := a.q.desc.Columns, b.q.desc.Columns
+	look := reached(b.sys, seam.AnyRow, reached(a.sys, seam.AnyRow, nil))
+	keys := a.sys.desc.Access.Conflicts(&b.sys.desc.Access, nil)
 	for _, k := range keys {
 		if !slices.Contains(ca, k) || !slices.Contains(cb, k) || slices.Contains(look, k) {
 			return false

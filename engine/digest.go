@@ -2,7 +2,6 @@ package engine
 
 import (
 	"github.com/weft-engine/weft/ecs"
-	"github.com/weft-engine/weft/internal/glue"
 )
 
 // SystemDigest is a digest of what one system wrote in a step, whatever
@@ -34,7 +33,7 @@ func (e *Engine) SetDigests(m ecs.DigestMode) error {
 	if m > ecs.DigestCapture {
 		return errorf(ErrBadConfig, "", nil, "SetDigests(%d): use ecs.DigestOff, ecs.DigestOn or ecs.DigestCapture", m)
 	}
-	if err := e.world.Glue(glue.Seal{}).SetDigests(uint8(m)); err != nil {
+	if err := e.inside.SetDigests(uint8(m)); err != nil {
 		return errorf(ErrOrder, "", err, "SetDigests during a step; call it between steps")
 	}
 	e.dig.mode = m
@@ -77,9 +76,8 @@ func (e *Engine) takeDigests() {
 		}
 		for _, en := range e.sched.par {
 			if en.seg == seg {
-				sum, rows := en.decl.Glue(glue.Seal{}).TakeDigest()
-				r, _ := rows.([]ecs.Written)
-				d.add(en.name, sum, r)
+				sum, rows := e.inside.TakeDigest(en.decl)
+				d.add(en.name, sum, rows)
 			}
 		}
 	}
@@ -99,9 +97,7 @@ func (e *Engine) digestExclusive(x *entry) {
 	if e.dig.mode == ecs.DigestOff {
 		return
 	}
-	sum, rows := e.world.Glue(glue.Seal{}).DigestAll()
-	x.xsum = sum
-	x.xrows, _ = rows.([]ecs.Written)
+	x.xsum, x.xrows = e.inside.DigestAll()
 }
 
 // StepHook is told of every fixed step, by Step and Tick alike: a

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/weft-engine/weft/ecs"
-	"github.com/weft-engine/weft/internal/glue"
+	"github.com/weft-engine/weft/internal/seam"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -52,8 +52,9 @@ type Config struct {
 // Engine runs a world's systems. Every method is executed only by the
 // owner: the goroutine that calls Step.
 type Engine struct {
-	world *ecs.World
-	cfg   Config
+	world  *ecs.World
+	inside ecsSeam // the world's side of the seam (seam.go)
+	cfg    Config
 
 	sched   schedule   // the systems and what Build derived from them
 	res     resources  // the resources the engine owns in the world
@@ -115,7 +116,6 @@ type runner struct {
 	tr       *safety.Tracker
 	traceCap int           // trace events per participant of the next pool
 	acc      time.Duration // real time not yet simulated
-	slots    []slot        // by participant: the system its pass job runs (seam.go)
 }
 
 // scratch is the working state of one step, kept to allocate nothing.
@@ -172,7 +172,8 @@ func New(w *ecs.World, cfg Config) (*Engine, error) {
 	}
 	e.scratch.frame.e = e
 	e.out.rec.start()
-	w.Glue(glue.Seal{}).SetOwner(owner{e})
+	e.inside = seam.Open[*ecs.World, *ecs.Decl, ecs.AnyQuery, *ecs.Chunk, ecs.Written](w)
+	e.inside.SetOwner(owner{e})
 	for _, err := range []error{ecs.AddResource(w, e.res.time), ecs.AddResource(w, e.res.input), ecs.AddResource(w, e.res.camera)} {
 		if err != nil {
 			return nil, errorf(ErrOrder, "", err, "making the engine's resources; make one engine per world, outside of BeginFrame/EndFrame")

@@ -10,7 +10,6 @@ import (
 	"fmt"
 
 	"github.com/weft-engine/weft/ecs"
-	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/jobs"
 )
 
@@ -34,9 +33,15 @@ func ecsScene() *ecs.World {
 	return w
 }
 
+// handQuery is a query driven by hand: ecs.Query1..Query8.
+type handQuery interface {
+	Prepare(batch int) (int, error)
+	Job(fn func(c *ecs.Chunk)) jobs.Func
+}
+
 // frame runs job on every chunk of q in one frame, on a serial pool, and
 // returns what the frame's end reports, as a step of the engine does.
-func frame(w *ecs.World, q engine.Query, job func(c *ecs.Chunk)) error {
+func frame(w *ecs.World, q handQuery, job func(c *ecs.Chunk)) error {
 	pool, _ := jobs.New(jobs.Options{})
 	defer pool.Close()
 	if err := w.BeginFrame(); err != nil {

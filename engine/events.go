@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/weft-engine/weft/internal/glue"
+	"github.com/weft-engine/weft/internal/seam"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -20,7 +20,7 @@ func eventKeys(a, b *entry) []safety.Key {
 	if a == b || a.decl == nil || b.decl == nil {
 		return nil
 	}
-	emits, reads := reached(a, glue.Emits, nil), reached(b, glue.Reads, nil)
+	emits, reads := reached(a, seam.Emits, nil), reached(b, seam.Reads, nil)
 	var keys []safety.Key
 	for _, k := range reads {
 		if slices.Contains(emits, k) {
@@ -67,4 +67,4 @@ func (e *Engine) eventCauses(a, b *entry) []Cause {
 
 // startEvents starts the step of every event stream. Executed only by the
 // owner, at the start of a step, with no job in flight.
-func (e *Engine) startEvents() { e.world.Glue(glue.Seal{}).StartStep() }
+func (e *Engine) startEvents() { e.inside.StartStep() }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/weft-engine/weft/internal/glue"
+	"github.com/weft-engine/weft/internal/seam"
 	"github.com/weft-engine/weft/safety"
 )
 
@@ -106,7 +106,7 @@ func (e *Engine) buildExplain() *Explain {
 		x.Edges = e.syncEdges(x.Edges, seg)
 	}
 	for _, en := range e.sched.obs {
-		s := ExplainSystem{Name: en.name, Stage: "observer", Commands: true, Observes: slices.Clone(en.decl.Glue(glue.Seal{}).Observes())}
+		s := ExplainSystem{Name: en.name, Stage: "observer", Commands: true, Observes: slices.Clone(en.desc.Observes)}
 		x.Observers = append(x.Observers, e.explainAccess(s, en))
 	}
 	for _, en := range e.sched.par {
@@ -134,14 +134,14 @@ func (e *Engine) explainAccess(s ExplainSystem, en *entry) ExplainSystem {
 	if en.decl == nil {
 		return s
 	}
-	reg, a := e.world.Registry(), en.decl.Access()
-	for _, k := range reached(en, glue.AnyRow, nil) {
+	reg, a := e.world.Registry(), &en.desc.Access
+	for _, k := range reached(en, seam.AnyRow, nil) {
 		s.Lookups = append(s.Lookups, reg.Name(k))
 	}
-	for _, k := range reached(en, glue.Emits, nil) {
+	for _, k := range reached(en, seam.Emits, nil) {
 		s.Emits = append(s.Emits, strings.TrimPrefix(reg.Name(k), "events "))
 	}
-	for _, k := range reached(en, glue.Reads, nil) {
+	for _, k := range reached(en, seam.Reads, nil) {
 		s.Events = append(s.Events, strings.TrimPrefix(reg.Name(k), "events "))
 	}
 	for k := 0; k < reg.Len(); k++ {
@@ -174,8 +174,8 @@ func (e *Engine) edgeCauses(a, b *entry, ambiguous bool) []Cause {
 		why = "order of other constraints"
 	}
 	reg := e.world.Registry()
-	aa, ba := a.decl.Access(), b.decl.Access()
-	al, bl := reached(a, glue.AnyRow, nil), reached(b, glue.AnyRow, nil)
+	aa, ba := &a.desc.Access, &b.desc.Access
+	al, bl := reached(a, seam.AnyRow, nil), reached(b, seam.AnyRow, nil)
 	for _, k := range aa.Conflicts(ba, nil) {
 		name := reg.Name(k)
 		c := Cause{Kind: CauseConflict, Key: name,

@@ -41,19 +41,19 @@ func (f *Frame) Prepare(p *Pass) (int, error) {
 	}
 	qs := p.q
 	if ran := f.e.scratch.ran; qs.ran != ran { // once per step: a step number repeats after a rewind
-		if qs.glue.Watches() {
+		if len(qs.desc.Watched) > 0 {
 			f.settleWriters()
 		}
-		n, err := qs.q.Prepare(f.e.cur.batch)
+		lens, err := f.e.inside.Prepare(qs.desc.ID, f.e.cur.batch)
 		if err != nil {
 			return 0, err
 		}
-		qs.n, qs.ran = n, ran
+		qs.lens, qs.ran = lens, ran
 		for _, o := range qs.passes {
 			o.rows.Store(0)
 		}
 	}
-	return qs.n, nil
+	return len(qs.lens), nil
 }
 
 // Run starts chunk pass p: one job per chunk of its query, after the
@@ -169,7 +169,7 @@ func (f *Frame) settleOwn() {
 	}
 }
 
-// owner is the engine's side of its world's frames (glue.Owner), for the
+// owner is the engine's side of its world's frames (seam.Owner), for the
 // ecs calls that only the owner may make or that must wait for earlier
 // jobs when it makes them.
 type owner struct{ e *Engine }
@@ -195,10 +195,10 @@ func (e *Engine) settlers() {
 	for _, en := range e.sched.par {
 		keys = keys[:0]
 		for _, q := range en.queries {
-			keys = q.glue.Watched(keys)
+			keys = append(keys, q.desc.Watched...)
 		}
 		for _, x := range e.sched.par[:en.index] {
-			if x.seg == en.seg && writesAny(x.decl.Access(), keys) {
+			if x.seg == en.seg && writesAny(&x.desc.Access, keys) {
 				en.settleOn = append(en.settleOn, x.index)
 			}
 		}
@@ -226,7 +226,7 @@ func (e *Engine) wholePass(p *Pass, n int) bool {
 	}
 	rows, batch := 0, e.cur.batch
 	for i := 0; i < n && rows <= batch; i++ {
-		rows += p.q.q.ChunkLen(i)
+		rows += int(p.q.lens[i])
 	}
 	return rows <= batch
 }

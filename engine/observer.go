@@ -91,6 +91,7 @@ func (e *Engine) buildObservers() []error {
 		if err := d.Err(); err != nil {
 			errs = append(errs, errorf(ErrBuild, name, err, "observer %q declared its access wrongly", name))
 		}
+		e.sched.obs[len(e.sched.obs)-1].desc = e.inside.System(d)
 	}
 	return errs
 }

@@ -258,7 +258,10 @@ func (p *Pass) rowsOf(k int) int32 {
 	case p.whole:
 		return int32(min(p.rows.Load(), math.MaxInt32)) // one job ran every chunk
 	case p.q != nil:
-		return int32(p.q.q.ChunkLen(k))
+		if k < 0 || k >= len(p.q.lens) {
+			return 0
+		}
+		return p.q.lens[k]
 	case p.batch > 0:
 		return int32(max(0, min(p.batch, p.items-k*p.batch)))
 	}

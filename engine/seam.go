@@ -2,25 +2,25 @@ package engine
 
 import (
 	"github.com/weft-engine/weft/ecs"
-	"github.com/weft-engine/weft/internal/glue"
+	"github.com/weft-engine/weft/internal/seam"
 	"github.com/weft-engine/weft/safety"
 )
 
-// The engine's side of ecs's access seam (ecs/seam.go). A system's
-// tokens are records of its ecs.Decl; the engine reads them by reach
-// (reached), for ordering readers after emitters, for chaining and for
-// Explain, and it tells ecs which system runs the calling goroutine
-// (owner.Running), so that each call through a token is checked against
-// that system. For that, in checked mode, every pass job records its
-// system in its participant's slot while its body runs (enterJob, leaveJob).
+// The engine's side of the seam with ecs (internal/seam). At Build it
+// reads each system's declaration (entry.desc) and each pass's query
+// (queryState.desc) once, as plain data, and tells ecs each system's
+// place (Place); each step it meets its world only through ecsSeam's
+// per-step methods, and ecs asks it, through owner, which goroutine runs
+// what, so that each call through a token is checked against the system
+// that runs it (ecs/seam.go).
+
+// ecsSeam is the seam with ecs's types.
+type ecsSeam = seam.World[*ecs.Decl, ecs.AnyQuery, *ecs.Chunk, ecs.Written]
 
 // reached appends to dst the keys of en's declared uses of reach r.
 // Executed only by the owner, in Build and Explain.
-func reached(en *entry, r glue.Reach, dst []safety.Key) []safety.Key {
-	if en.decl == nil {
-		return dst
-	}
-	for _, u := range en.decl.Glue(glue.Seal{}).Uses(nil) {
+func reached(en *entry, r seam.Reach, dst []safety.Key) []safety.Key {
+	for _, u := range en.desc.Uses {
 		if u.Reach == r {
 			dst = append(dst, u.Key)
 		}
@@ -28,55 +28,24 @@ func reached(en *entry, r glue.Reach, dst []safety.Key) []safety.Key {
 	return dst
 }
 
-// slot is what one participant runs: the system of its pass job, padded
-// to a cache line so that participants do not share one.
-type slot struct {
-	d *ecs.Decl
-	_ [56]byte
+// Participant is the calling goroutine's index among the pool's
+// participants, -1 on none (the owner outside Wait). Called by any
+// goroutine; e.run.pool changes only between steps.
+func (o owner) Participant() int {
+	if p := o.e.run.pool; p != nil {
+		return p.Participant()
+	}
+	return -1
 }
 
-// enterJob records, in checked mode, that participant worker runs a job of
-// the system d, and returns what it ran before. Executed only by the
-// participant worker, at the start of a pass job's body.
-func (e *Engine) enterJob(worker int, d *ecs.Decl) *ecs.Decl {
-	if !e.cur.checks {
-		return nil
-	}
-	s := &e.run.slots[worker]
-	prev := s.d
-	s.d = d
-	return prev
-}
-
-// leaveJob undoes enterJob. Executed only by the participant worker, at the end
-// of the body.
-func (e *Engine) leaveJob(worker int, prev *ecs.Decl) {
-	if e.cur.checks {
-		e.run.slots[worker].d = prev
-	}
-}
-
-// Running is the declaration of the system whose code the calling
-// goroutine runs: a pass job's system on the participant that runs it
-// (checked mode), else, on the owner, the system in Schedule or Merge.
-// Called by any goroutine; a participant reads only its own slot, and
-// the owner's frame is read only off the participants (the owner
-// outside Wait).
-func (o owner) Running() any {
-	e := o.e
-	i := -1
-	if e.run.pool != nil {
-		i = e.run.pool.Participant()
-	}
-	if i >= 0 && i < len(e.run.slots) {
-		if d := e.run.slots[i].d; d != nil {
-			return d
-		}
-	}
-	if i <= 0 {
-		if en := e.scratch.frame.cur; en != nil {
-			return en.decl
-		}
+// Running is the declaration of the system in Schedule or Merge, for the
+// owner's calls through a token; nil outside them. ecs asks it only on
+// the owner, or on a participant that runs no pass job (its own slots
+// record those). Called by any goroutine; the owner's frame is read only
+// off the participants (the owner outside Wait).
+func (o owner) Running() *ecs.Decl {
+	if en := o.e.scratch.frame.cur; en != nil {
+		return en.decl
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/weft-engine/weft/ecs"
-	"github.com/weft-engine/weft/internal/glue"
 	"github.com/weft-engine/weft/jobs"
 	"github.com/weft-engine/weft/safety"
 )
@@ -141,7 +140,6 @@ func (e *Engine) applySettings() error {
 		}
 		p.SetTracing(true)
 		e.run.pool, e.cur.workers = p, e.want.workers
-		e.run.slots = make([]slot, e.want.workers+1)
 		e.run.tr = safety.NewTracker(p, e.world.Registry(), safety.Options{})
 		e.cur.checks = !e.want.checks // force the flags below
 		e.out.rec.resetWorkers(p)
@@ -165,7 +163,7 @@ func (e *Engine) applySettings() error {
 // command playback, the merges, and the trace. Executed only by the owner.
 func (e *Engine) runSegment(seg int) {
 	e.runExclusives(seg)
-	if err := e.world.BeginFrame(); err != nil {
+	if err := e.inside.BeginFrame(seg, e.run.pool.Workers()+1); err != nil {
 		e.fail(errorf(ErrOrder, "", err, "a frame was left open; do not call World.BeginFrame yourself"))
 		return
 	}
@@ -266,7 +264,6 @@ func walkErrors(err error, fn func(error)) {
 // after waitJobs.
 func (e *Engine) playBack(seg int) {
 	at := e.out.rec.now()
-	e.world.Glue(glue.Seal{}).EndSegment(seg) // its event observers run in this playback
 	rep, err := e.world.EndFrame()
 	e.out.rec.phase(PhasePlayback, -1, at)
 	e.reportJobs(seg, e.unreported(err))
@@ -295,7 +292,7 @@ func (e *Engine) mergeSystems(seg int) {
 		}
 		e.mergeSystem(f, en)
 		if e.dig.mode != ecs.DigestOff && !en.disabled && !en.skip {
-			en.decl.Glue(glue.Seal{}).DigestMerged() // its resources as its Merge left them
+			e.inside.DigestMerged(en.decl) // its resources as its Merge left them
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/internal/seam"
 	"github.com/weft-engine/weft/jobs"
 )
 
@@ -92,6 +93,7 @@ type entry struct {
 	merger Merger
 	excl   Exclusive
 	decl   *ecs.Decl
+	desc   seam.System // decl as data, read once after Build (seam.go)
 	options
 	commands  bool
 	passes    []*Pass
