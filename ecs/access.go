@@ -236,8 +236,8 @@ func (r ResWriter[T]) Get() *T {
 }
 
 // In is the resource, nil if it is absent, for the job of chunk c. The
-// pass must run as one job over every chunk in chunk order (JobInOrder,
-// engine Builder.ChunksInOrder), so that no other job of the system writes
+// pass must run as one job over every chunk in chunk order (engine
+// Builder.ChunksInOrder), so that no other job of the system writes
 // it at the same time; otherwise In is refused with ErrRacyWrite (the
 // error goes to EndFrame and In panics with it). Executed only by the job
 // that owns c.

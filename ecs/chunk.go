@@ -19,7 +19,7 @@ type Chunk struct {
 	start, end   int
 	at           int // the rows of the query's chunks before it
 	worker       int
-	inOrder      bool // one job runs every chunk of the pass (JobInOrder)
+	inOrder      bool // one job runs every chunk of the pass (jobAll, in order)
 }
 
 // Index is the chunk's position among its query's chunks this frame.

@@ -73,8 +73,8 @@ func (l LookupReader[T]) Has(e ark.Entity) bool {
 
 // LookupWriter is the token of a declared write of component T of any
 // entity. Two chunk jobs that run at the same time could write the same
-// entity, so Get works only in a pass that runs as one job (JobInOrder,
-// engine Builder.ChunksInOrder).
+// entity, so Get works only in a pass that runs as one job (engine
+// Builder.ChunksInOrder).
 type LookupWriter[T any] struct {
 	u    *use
 	m    *ark.Map[T]

@@ -183,7 +183,7 @@ func (u *use) in(c *Chunk) {
 }
 
 // inOrder checks, as in, a call through u that writes what chunks share,
-// which the pass must then run as one job (JobInOrder); else it refuses
+// which the pass must then run as one job (engine Builder.ChunksInOrder); else it refuses
 // the call with ErrRacyWrite and the text of format (%q: the system, %s:
 // the type). Executed only by the job that owns c.
 func (u *use) inOrder(c *Chunk, format string) {

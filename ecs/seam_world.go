@@ -1,9 +1,11 @@
 package ecs
 
 import (
+	"reflect"
 	"slices"
 	"sync/atomic"
 
+	ark "github.com/mlange-42/ark/ecs"
 	"github.com/weft-engine/weft/internal/seam"
 	"github.com/weft-engine/weft/jobs"
 )
@@ -153,6 +155,18 @@ func (s worldSeam) TakeDigest(d *Decl) (uint64, []Written) { return d.takeDigest
 
 // DigestMerged adds d's written resources, after its Merge, to its digest.
 func (s worldSeam) DigestMerged(d *Decl) { d.digestMerged() }
+
+// Components are the world's component types, those registered with Ark
+// directly included.
+func (s worldSeam) Components() []reflect.Type {
+	var out []reflect.Type
+	for _, id := range ark.ComponentIDs(s.w.ark) {
+		if info, ok := ark.ComponentInfo(s.w.ark, id); ok {
+			out = append(out, info.Type)
+		}
+	}
+	return out
+}
 
 // DigestAll is a digest of the whole world, an exclusive system's.
 func (s worldSeam) DigestAll() (uint64, []Written) { return s.w.digestAll() }

@@ -203,6 +203,11 @@ func AddResource[T any](w *World, res *T) error {
 	return nil
 }
 
+// GetResource is the world's resource of type T, nil if it has none.
+// Executed only by the owner, outside of frames (setup code, an exclusive
+// system, a run condition); a system reads it through its token.
+func GetResource[T any](w *World) *T { return ark.GetResource[T](w.ark) }
+
 func resourceKey[T any](w *World) safety.Key {
 	tp := reflect.TypeFor[T]()
 	if k, ok := w.res[tp]; ok {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
-	ark "github.com/mlange-42/ark/ecs"
+	"github.com/weft-engine/weft/ecs"
 )
 
 // A run condition decides, once per step, whether a system (or every
@@ -66,16 +66,15 @@ func WhileRes[T any](pred func(r *T) bool) Option {
 			o.errs = append(o.errs, name+"(nil): pass a function")
 			return
 		}
-		var res ark.Resource[T] // bound per use of the option, so an Option value can serve two engines
 		o.conds = append(o.conds, condition{name: name,
 			bind: func(e *Engine) error {
-				if res = ark.NewResource[T](e.world.Ark()); !res.Has() {
+				if ecs.GetResource[T](e.world) == nil {
 					return fmt.Errorf("the world has no resource %v", reflect.TypeFor[T]())
 				}
 				return nil
 			},
-			holds: func(*Frame) bool {
-				r := res.Get()
+			holds: func(f *Frame) bool {
+				r := ecs.GetResource[T](f.e.world)
 				return r != nil && pred(r)
 			}})
 	}

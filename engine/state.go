@@ -9,8 +9,6 @@ import (
 	"sync"
 	"weak"
 
-	ark "github.com/mlange-42/ark/ecs"
-
 	"github.com/weft-engine/weft/ecs"
 )
 
@@ -121,9 +119,8 @@ type Scoped[T comparable] struct{ In T }
 type machine[T comparable] struct {
 	values []T
 	home   weak.Pointer[State[T]] // its State resource, the key of homes
-	res    ark.Resource[State[T]]
-	hooks  []stateHook[T] // in registration order
-	scoped ark.Filter1[Scoped[T]]
+	hooks  []stateHook[T]         // in registration order
+	scoped ecs.Component[Scoped[T]]
 	cmds   *ecs.Commands
 }
 
@@ -164,9 +161,7 @@ func AddState[T comparable](e *Engine, initial T, others ...T) error {
 		err = ecs.AddResource(e.world, st)
 		if err == nil {
 			m.addHome(st)
-			m.res = ark.NewResource[State[T]](e.world.Ark())
-			ecs.NewComponent[Scoped[T]](e.world) // registered the weft way before Ark's filter sees it
-			m.scoped = *ark.NewFilter1[Scoped[T]](e.world.Ark())
+			m.scoped = ecs.NewComponent[Scoped[T]](e.world)
 			m.cmds = e.world.NewCommands()
 			e.sched.states = append(e.sched.states, m)
 			return nil
@@ -266,8 +261,7 @@ func machineOf[T comparable](e *Engine) *machine[T] {
 // (WEFT-G016 otherwise).
 func StateOf[T comparable](w *ecs.World) (*State[T], error) {
 	if w != nil {
-		r := ark.NewResource[State[T]](w.Ark())
-		if s := r.Get(); s != nil {
+		if s := ecs.GetResource[State[T]](w); s != nil {
 			return s, nil
 		}
 	}
@@ -280,7 +274,7 @@ func StateOf[T comparable](w *ecs.World) (*State[T], error) {
 func InState[T comparable](v T) Option {
 	name := fmt.Sprintf("InState[%v](%v)", reflect.TypeFor[T](), v)
 	return func(o *options) {
-		var res ark.Resource[State[T]]
+		var w *ecs.World
 		o.conds = append(o.conds, condition{name: name,
 			bind: func(e *Engine) error {
 				m := machineOf[T](e)
@@ -290,10 +284,10 @@ func InState[T comparable](v T) Option {
 				if !slices.Contains(m.values, v) {
 					return m.unknown(name, "", v)
 				}
-				res = m.res
+				w = e.world
 				return nil
 			},
-			holds: func(*Frame) bool { return res.Get().cur == v }})
+			holds: func(*Frame) bool { return ecs.GetResource[State[T]](w).cur == v }})
 	}
 }
 
@@ -309,7 +303,7 @@ func (e *Engine) applyStates() {
 // apply enters the initial value at the first step, then applies the
 // pending request, if any. Executed only by the owner, in applyStates.
 func (m *machine[T]) apply(e *Engine) {
-	s := m.res.Get()
+	s := ecs.GetResource[State[T]](e.world)
 	if s == nil {
 		e.fail(errorf(ErrState, "", nil, "state %v: its State resource is gone from the world; keep the resources AddState added", reflect.TypeFor[T]()))
 		return
@@ -357,15 +351,20 @@ func (m *machine[T]) run(e *Engine, kind string, from, to T) {
 // entity scoped to a value that AddState did not list fails the step
 // (WEFT-G016) and stays: no transition could ever remove it.
 func (m *machine[T]) despawn(e *Engine, from T) {
-	q := m.scoped.Query()
-	var stray ark.Entity
+	var stray ecs.Entity
 	var strayIn T
-	for q.Next() {
-		switch in := q.Get().In; {
+	ents, err := e.world.Entities(m.scoped)
+	if err != nil {
+		e.fail(errorf(ErrState, "", err, "despawning the entities scoped to state %v = %v", reflect.TypeFor[T](), from))
+		return
+	}
+	for ent := range ents {
+		sc, _ := ecs.Get[Scoped[T]](e.world, ent) // it has the component: Entities found it
+		switch in := sc.In; {
 		case in == from:
-			m.cmds.Despawn(q.Entity())
+			m.cmds.Despawn(ent)
 		case stray.IsZero() && !slices.Contains(m.values, in):
-			stray, strayIn = q.Entity(), in
+			stray, strayIn = ent, in
 		}
 	}
 	if !stray.IsZero() {
@@ -390,14 +389,12 @@ func (m *machine[T]) scopedType() reflect.Type { return reflect.TypeFor[Scoped[T
 // (components can be registered at any time; a transition is rare enough
 // to look).
 func (e *Engine) strayScopes() error {
-	w := e.world.Ark()
-	for _, id := range ark.ComponentIDs(w) {
-		info, ok := ark.ComponentInfo(w, id)
-		if !ok || info.Type.PkgPath() != scopedPkg || !strings.HasPrefix(info.Type.Name(), "Scoped[") {
+	for _, t := range e.inside.Components() {
+		if t.PkgPath() != scopedPkg || !strings.HasPrefix(t.Name(), "Scoped[") {
 			continue
 		}
-		if !slices.ContainsFunc(e.sched.states, func(m stateMachine) bool { return m.scopedType() == info.Type }) {
-			return errorf(ErrState, "", nil, "component %v is used, but its state is not registered, so no transition despawns its entities; call engine.AddState for the state type before Build", info.Type)
+		if !slices.ContainsFunc(e.sched.states, func(m stateMachine) bool { return m.scopedType() == t }) {
+			return errorf(ErrState, "", nil, "component %v is used, but its state is not registered, so no transition despawns its entities; call engine.AddState for the state type before Build", t)
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@
 package seam
 
 import (
+	"reflect"
 	"sync/atomic"
 
 	"github.com/weft-engine/weft/jobs"
@@ -77,6 +78,7 @@ type World[D, Q, C, R any] interface {
 	TakeDigest(d D) (uint64, []R)               // what d's jobs wrote
 	DigestMerged(d D)                           // d's written resources, after Merge
 	DigestAll() (uint64, []R)                   // the whole world: an exclusive's
+	Components() []reflect.Type                 // every component type, Ark's included
 }
 
 // Owner is the engine's side of a world's frames: what ecs asks about the

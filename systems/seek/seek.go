@@ -4,7 +4,6 @@ package seek
 import (
 	"math"
 
-	ark "github.com/mlange-42/ark/ecs"
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/systems"
@@ -15,7 +14,7 @@ import (
 // dead or stale target, or one without a Position, leaves the velocity
 // as it is.
 type Seeker struct {
-	Target      ark.Entity
+	Target      ecs.Entity
 	Speed, Gain float64
 }
 
