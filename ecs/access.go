@@ -56,12 +56,6 @@ func (w *World) System(name string) *Decl {
 // Name is the system's name.
 func (d *Decl) Name() string { return d.name }
 
-// Access is the union of the declarations, for safety.Tracker.
-func (d *Decl) Access() *safety.Access { return &d.access }
-
-// Decls are the declarations in order, for safety.Check.
-func (d *Decl) Decls() []safety.Decl { return d.decls }
-
 // Err returns the problems found while declaring (tokens from another
 // system, declarations during a frame, resources the world does not have
 // yet, an observer of events that no system emits), joined; nil if there

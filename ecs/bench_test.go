@@ -112,7 +112,7 @@ func benchChunkIter(b *testing.B, kernel func([]pos, []vel)) {
 					if err != nil {
 						return jobs.Handle{}, err
 					}
-					return tr.ParallelFor(job, d.Access(), n, 1)
+					return tr.ParallelFor(job, &d.access, n, 1)
 				})
 				tr.Reset()
 			}

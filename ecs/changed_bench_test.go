@@ -72,7 +72,7 @@ func benchChanged(b *testing.B, filter bool, written int) {
 			if err != nil {
 				return jobs.Handle{}, err
 			}
-			return tr.ParallelFor(job, d.Access(), n, 1)
+			return tr.ParallelFor(job, &d.access, n, 1)
 		})
 		tr.Reset()
 	}

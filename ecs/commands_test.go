@@ -177,9 +177,9 @@ func TestResources(t *testing.T) {
 	rr := ReadRes[clock](d2)
 	rw.Get().T += 1
 	assert.Equal(t, clock{T: 2}, rr.Get())
-	_, conflict := d.Access().Conflict(d2.Access())
+	_, conflict := d.access.Conflict(&d2.access)
 	assert.True(t, conflict)
-	assert.Equal(t, "resource clock", w.Registry().Name(d.Decls()[0].Key))
+	assert.Equal(t, "resource clock", w.Registry().Name(d.decls[0].Key))
 }
 
 // Steady state: a whole frame (prepare, schedule, run, checksums, command
@@ -203,7 +203,7 @@ func TestFrameAllocs(t *testing.T) {
 		s.frame(t, pool, tr, 64)
 		require.NoError(t, s.w.BeginFrame())
 		n, _ := q.Prepare(64)
-		h, _ := tr.ParallelFor(jobs.Job{Label: jobs.Label{Name: "setter"}, Run: body}, setter.Access(), n, 1)
+		h, _ := tr.ParallelFor(jobs.Job{Label: jobs.Label{Name: "setter"}, Run: body}, &setter.access, n, 1)
 		pool.Wait(h)
 		r, err := s.w.EndFrame()
 		if err != nil || len(r.Problems) > 0 {

@@ -110,7 +110,7 @@ func benchEnabled(b *testing.B, workers int, heavy bool, visit string, off func(
 			if err != nil {
 				return jobs.Handle{}, err
 			}
-			return tr.ParallelFor(job, rd.Access(), n, 1)
+			return tr.ParallelFor(job, &rd.access, n, 1)
 		})
 		tr.Reset()
 	}

@@ -383,8 +383,8 @@ func TestLoadMakesEnableable(t *testing.T) {
 func TestEnabledDeclaresItsComponent(t *testing.T) {
 	x := newSwitcher(t, 10)
 	key := component[pos](x.s.w).key
-	require.Contains(t, x.sw.Decls(), safety.Decl{Key: key, Mode: safety.Write})
-	require.Contains(t, x.rd.Decls(), safety.Decl{Key: key, Mode: safety.Read})
+	require.Contains(t, x.sw.decls, safety.Decl{Key: key, Mode: safety.Write})
+	require.Contains(t, x.rd.decls, safety.Decl{Key: key, Mode: safety.Read})
 
 	// a column and the state of one component are one declaration, of the
 	// stronger mode, whichever comes first
@@ -392,7 +392,7 @@ func TestEnabledDeclaresItsComponent(t *testing.T) {
 	ReadEnabled[pos](d)
 	Write[pos](d)
 	WriteEnabled[pos](d)
-	require.Equal(t, []safety.Decl{{Key: key, Mode: safety.Write}}, d.Decls())
+	require.Equal(t, []safety.Decl{{Key: key, Mode: safety.Write}}, d.decls)
 }
 
 // Misuse answers with typed errors: another system's token, the zero

@@ -7,7 +7,6 @@ import (
 
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/jobs"
-	"github.com/weft-engine/weft/safety"
 )
 
 type Position struct{ X, Y float64 }
@@ -41,11 +40,10 @@ func Example() {
 
 	pool, _ := jobs.New(jobs.Options{Workers: 2})
 	defer pool.Close()
-	tr := safety.NewTracker(pool, w.Registry(), safety.Options{})
 
 	_ = w.BeginFrame()
 	n, _ := q.Prepare(4) // chunks of at most 4 rows: 4, 4, 2
-	h, _ := tr.ParallelFor(jobs.Job{Label: jobs.Label{Name: decl.Name()}, Run: body}, decl.Access(), n, 1)
+	h, _ := pool.ParallelFor(jobs.Job{Label: jobs.Label{Name: decl.Name()}, Run: body}, n, 1)
 	_ = pool.Wait(h)
 	if _, err := w.EndFrame(); err != nil {
 		panic(err)

@@ -111,7 +111,7 @@ func TestOptionalColumn(t *testing.T) {
 	// a reader of health.
 	r := s.w.System("reader")
 	Read[health](r)
-	_, conflict := d.Access().Conflict(r.Access())
+	_, conflict := d.access.Conflict(&r.access)
 	assert.True(t, conflict)
 }
 
