@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/require"
 
 	"github.com/weft-engine/weft/ecs"
@@ -123,11 +122,11 @@ func changedScene(t *testing.T, workers, batch int) (uint64, []int) {
 }
 
 // ark0 lists the world's entities in table order.
-func ark0(w *ecs.World) []ark.Entity {
-	var out []ark.Entity
-	q := ark.NewFilter0(w.Ark()).Query()
-	for q.Next() {
-		out = append(out, q.Entity())
+func ark0(w *ecs.World) []ecs.Entity {
+	var out []ecs.Entity
+	all, _ := w.Entities() // between steps: never refused
+	for e := range all {
+		out = append(out, e)
 	}
 	return out
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"weak"
 
-	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -99,9 +98,9 @@ func TestStateTransitions(t *testing.T) {
 // positions lists every pos in w.
 func positions(w *ecs.World) []ecs.Entity {
 	var out []ecs.Entity
-	q := ark.NewFilter1[pos](w.Ark()).Query()
-	for q.Next() {
-		out = append(out, q.Entity())
+	all, _ := w.Entities(ecs.NewComponent[pos](w)) // between steps: never refused
+	for e := range all {
+		out = append(out, e)
 	}
 	return out
 }

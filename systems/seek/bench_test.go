@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	ark "github.com/mlange-42/ark/ecs"
 	"github.com/stretchr/testify/require"
 
 	"github.com/weft-engine/weft/ecs"
@@ -26,7 +25,7 @@ type gathered struct {
 
 	gather, steer *engine.Pass
 	index         *engine.Pass
-	ents          [][]ark.Entity       // per chunk of gather
+	ents          [][]ecs.Entity       // per chunk of gather
 	ps            [][]systems.Position // per chunk of gather
 	at            []systems.Position   // by entity ID
 	gen           []uint32             // by entity ID: the generation indexed, +1
