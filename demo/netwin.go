@@ -32,11 +32,10 @@ type netWin struct {
 	sp    *netplay.Spectator[game.NetInput]
 	local int
 	// The panel's figures, refreshed each second.
-	last     netplay.Stats
-	lastAt   time.Time
-	frames   int
-	line     string
-	rollRate float64
+	last   netplay.Stats
+	lastAt time.Time
+	frames int
+	line   string
 }
 
 func (o options) netplay() bool { return o.host != "" || o.join != "" || o.spectate != "" }

@@ -20,15 +20,14 @@ type LinkConfig struct {
 // time, with a seeded generator deciding each one's fate, so that a run is
 // the same every time whatever the machine's load. Any goroutine may use it.
 type SimNet struct {
-	mu      sync.Mutex
-	clock   Clock
-	rng     *rand.Rand
-	cfg     LinkConfig
-	queue   []simDatagram
-	seq     uint64
-	closed  map[string]bool
-	sent    map[string]int // bytes sent, by sender
-	packets int
+	mu     sync.Mutex
+	clock  Clock
+	rng    *rand.Rand
+	cfg    LinkConfig
+	queue  []simDatagram
+	seq    uint64
+	closed map[string]bool
+	sent   map[string]int // bytes sent, by sender
 }
 
 type simDatagram struct {
