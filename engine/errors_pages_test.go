@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The packages whose Code constants docs/errors.md documents.
+// The packages whose code constants (ErrX) docs/errors.md documents.
 var codePackages = []string{"../jobs", "../safety", "../ecs", "../engine", "../replay", "../netplay"}
 
 var (
@@ -48,7 +48,7 @@ func TestErrorPages(t *testing.T) {
 	}
 	for code, text := range sections {
 		if _, ok := codes[code]; !ok {
-			t.Errorf("docs/errors.md has a section for %s, which no Code constant of %v has: remove the section or fix its code", code, codePackages)
+			t.Errorf("docs/errors.md has a section for %s, which no ErrX constant of %v has: remove the section or fix its code", code, codePackages)
 			continue
 		}
 		checkSection(t, code, text, examples)
@@ -107,7 +107,7 @@ func addCodes(t *testing.T, codes map[string]string, pkg string, g *ast.GenDecl)
 	for _, spec := range g.Specs {
 		vs := spec.(*ast.ValueSpec)
 		for i, n := range vs.Names {
-			if !strings.HasPrefix(n.Name, "Err") && !strings.HasPrefix(n.Name, "Code") || i >= len(vs.Values) {
+			if !strings.HasPrefix(n.Name, "Err") || i >= len(vs.Values) {
 				continue
 			}
 			x := vs.Values[i]

@@ -64,31 +64,31 @@ type Config[I comparable] struct {
 
 func (c *Config[I]) defaults(fixed time.Duration) error {
 	if c.Players < 2 || c.Players > MaxPlayers {
-		return errorf(CodeBadConfig, nil, "Config.Players is %d; a session has 2 to %d players", c.Players, MaxPlayers)
+		return errorf(ErrBadConfig, nil, "Config.Players is %d; a session has 2 to %d players", c.Players, MaxPlayers)
 	}
 	if c.Local < 0 || c.Local >= c.Players {
-		return errorf(CodeBadConfig, nil, "Config.Local is %d; it must be a player, 0 to %d", c.Local, c.Players-1)
+		return errorf(ErrBadConfig, nil, "Config.Local is %d; it must be a player, 0 to %d", c.Local, c.Players-1)
 	}
 	if len(c.Peers) != c.Players {
-		return errorf(CodeBadConfig, nil, "Config.Peers has %d addresses for %d players: give one per player (\"\" for the local one or one not known yet)", len(c.Peers), c.Players)
+		return errorf(ErrBadConfig, nil, "Config.Peers has %d addresses for %d players: give one per player (\"\" for the local one or one not known yet)", len(c.Peers), c.Players)
 	}
 	if c.Transport == nil {
-		return errorf(CodeBadConfig, nil, "Config.Transport is nil: give ListenUDP's, a SimNet's link or one of the game's own")
+		return errorf(ErrBadConfig, nil, "Config.Transport is nil: give ListenUDP's, a SimNet's link or one of the game's own")
 	}
 	if c.InputDelay < 0 || c.InputDelay > 16 {
-		return errorf(CodeBadConfig, nil, "Config.InputDelay is %d; 0 to 16 steps", c.InputDelay)
+		return errorf(ErrBadConfig, nil, "Config.InputDelay is %d; 0 to 16 steps", c.InputDelay)
 	}
 	if c.Window == 0 {
 		c.Window = 8
 	}
 	if c.Window < 1 || c.Window > 64 {
-		return errorf(CodeBadConfig, nil, "Config.Window is %d; 1 to 64 steps", c.Window)
+		return errorf(ErrBadConfig, nil, "Config.Window is %d; 1 to 64 steps", c.Window)
 	}
 	if c.StepRate == 0 {
 		c.StepRate = int(time.Second / fixed)
 	}
 	if c.StepRate < 1 || c.StepRate > 1000 {
-		return errorf(CodeBadConfig, nil, "Config.StepRate is %d; 1 to 1000 steps a second", c.StepRate)
+		return errorf(ErrBadConfig, nil, "Config.StepRate is %d; 1 to 1000 steps a second", c.StepRate)
 	}
 	if c.MaxSteps == 0 {
 		c.MaxSteps = 4
@@ -100,7 +100,7 @@ func (c *Config[I]) defaults(fixed time.Duration) error {
 		c.Timeout = 3 * time.Second
 	}
 	if c.MaxSteps < 1 || c.Timeout < 0 || c.Spectators < 0 || c.Spectators > 16 {
-		return errorf(CodeBadConfig, nil, "Config.MaxSteps %d, Timeout %v, Spectators %d: MaxSteps at least 1, Timeout positive, 0 to 16 spectators", c.MaxSteps, c.Timeout, c.Spectators)
+		return errorf(ErrBadConfig, nil, "Config.MaxSteps %d, Timeout %v, Spectators %d: MaxSteps at least 1, Timeout positive, 0 to 16 spectators", c.MaxSteps, c.Timeout, c.Spectators)
 	}
 	if c.Clock == nil {
 		c.Clock = SystemClock()

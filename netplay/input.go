@@ -57,10 +57,10 @@ func newCodec[I comparable]() (codec[I], error) {
 	var zero I
 	n := binary.Size(zero)
 	if n <= 0 {
-		return codec[I]{}, errorf(CodeBadConfig, nil, "the input type %T is not plain data of a fixed size (encoding/binary.Size is %d): use sized integers, floats, bools, arrays and structs of them", zero, n)
+		return codec[I]{}, errorf(ErrBadConfig, nil, "the input type %T is not plain data of a fixed size (encoding/binary.Size is %d): use sized integers, floats, bools, arrays and structs of them", zero, n)
 	}
 	if n > 256 {
-		return codec[I]{}, errorf(CodeBadConfig, nil, "the input type %T takes %d bytes; at most 256: send what the player did, not the state", zero, n)
+		return codec[I]{}, errorf(ErrBadConfig, nil, "the input type %T takes %d bytes; at most 256: send what the player did, not the state", zero, n)
 	}
 	return codec[I]{n}, nil
 }

@@ -319,20 +319,20 @@ func (d *decoder) query(q *RowQuery) {
 // refuses with WEFT-N002 (malformed) or WEFT-N003 (forged).
 func decodePacket(b []byte, key []byte) (*Packet, error) {
 	if len(b) > MaxPacket {
-		return nil, errorf(CodeMalformed, nil, "a packet of %d bytes (at most %d)", len(b), MaxPacket)
+		return nil, errorf(ErrMalformed, nil, "a packet of %d bytes (at most %d)", len(b), MaxPacket)
 	}
 	if len(b) < headerLen+tagLen {
-		return nil, errorf(CodeMalformed, nil, "a packet of %d bytes, shorter than a header and a tag (%d)", len(b), headerLen+tagLen)
+		return nil, errorf(ErrMalformed, nil, "a packet of %d bytes, shorter than a header and a tag (%d)", len(b), headerLen+tagLen)
 	}
 	if b[0] != wireMagic0 || b[1] != wireMagic1 {
-		return nil, errorf(CodeMalformed, nil, "a packet that does not start with %q", "wN")
+		return nil, errorf(ErrMalformed, nil, "a packet that does not start with %q", "wN")
 	}
 	if b[2] != wireVersion {
-		return nil, errorf(CodeMalformed, nil, "a packet of format version %d; this build speaks version %d", b[2], wireVersion)
+		return nil, errorf(ErrMalformed, nil, "a packet of format version %d; this build speaks version %d", b[2], wireVersion)
 	}
 	body, sum := b[:len(b)-tagLen], b[len(b)-tagLen:]
 	if !hmac.Equal(sum, tag(key, body)) {
-		return nil, errorf(CodeForged, nil, "a packet whose tag does not check: forged, corrupted, or keyed for another session")
+		return nil, errorf(ErrForged, nil, "a packet whose tag does not check: forged, corrupted, or keyed for another session")
 	}
 	d := decoder{b: body[3:]}
 	p := &Packet{Kind: Kind(d.u8()), Session: d.u64(), From: d.u8(), Seq: d.u32()}
@@ -345,13 +345,13 @@ func decodePacket(b []byte, key []byte) (*Packet, error) {
 		decodeData(&d, &p.Data)
 	case KindBye:
 	default:
-		return nil, errorf(CodeMalformed, nil, "a packet of kind %d", p.Kind)
+		return nil, errorf(ErrMalformed, nil, "a packet of kind %d", p.Kind)
 	}
 	if d.err != nil {
-		return nil, errorf(CodeMalformed, d.err, "a %s packet", p.Kind)
+		return nil, errorf(ErrMalformed, d.err, "a %s packet", p.Kind)
 	}
 	if len(d.b) != 0 {
-		return nil, errorf(CodeMalformed, nil, "a %s packet with %d bytes after its payload", p.Kind, len(d.b))
+		return nil, errorf(ErrMalformed, nil, "a %s packet with %d bytes after its payload", p.Kind, len(d.b))
 	}
 	return p, nil
 }

@@ -39,7 +39,7 @@ func (s *Session[I]) poll(now time.Duration) error {
 	for {
 		n, from, ok, err := s.cfg.Transport.Recv(s.buf)
 		if err != nil {
-			return errorf(CodeTransport, err, "receive")
+			return errorf(ErrTransport, err, "receive")
 		}
 		if !ok {
 			return nil
@@ -60,13 +60,13 @@ func (s *Session[I]) handle(p *Packet, from string, now time.Duration) {
 	}
 	pl := int(p.From)
 	if pl == s.cfg.Local || pl >= s.cfg.Players {
-		s.rd.refused[CodeForged]++
+		s.rd.refused[ErrForged]++
 		return
 	}
 	pr := &s.peers[pl]
 	if p.Kind == KindHello {
 		if !s.helloMatches(&p.Hello, false) {
-			s.rd.refused[CodeMismatch]++
+			s.rd.refused[ErrMismatch]++
 			return
 		}
 	}
@@ -116,11 +116,11 @@ func CheckHello(mine, theirs Hello) error {
 		{"spectator", mine.Spectator, theirs.Spectator},
 	} {
 		if d.mine != d.got {
-			return errorf(CodeMismatch, nil, "a peer's hello has %v as its %s, this session %v: run the same build of the game with the same settings", d.got, d.what, d.mine)
+			return errorf(ErrMismatch, nil, "a peer's hello has %v as its %s, this session %v: run the same build of the game with the same settings", d.got, d.what, d.mine)
 		}
 	}
 	if !mine.Spectator && (mine.Delay != theirs.Delay || mine.Window != theirs.Window) {
-		return errorf(CodeMismatch, nil, "a peer's hello has input delay %d and window %d, this session %d and %d: give every peer the same Config.InputDelay and Config.Window",
+		return errorf(ErrMismatch, nil, "a peer's hello has input delay %d and window %d, this session %d and %d: give every peer the same Config.InputDelay and Config.Window",
 			theirs.Delay, theirs.Window, mine.Delay, mine.Window)
 	}
 	return nil
@@ -164,7 +164,7 @@ func (s *Session[I]) handleData(pl int, d *Data, now time.Duration) {
 			s.remote(pl, d.InStart+int32(i), s.codec.decode(d.Inputs[i*size:(i+1)*size]))
 		}
 	} else {
-		s.rd.refused[CodeMalformed]++
+		s.rd.refused[ErrMalformed]++
 	}
 	for q, st := range d.Players {
 		if q < s.cfg.Players && q != s.cfg.Local && st.Gone && q != pl {
@@ -303,11 +303,11 @@ func (s *Session[I]) handleSpectator(p *Packet, from string, now time.Duration) 
 	}
 	if i < 0 {
 		if p.Kind != KindHello || len(s.specs) >= s.cfg.Spectators {
-			s.rd.refused[CodeForged]++ // not a spectator this session knows or has room for
+			s.rd.refused[ErrForged]++ // not a spectator this session knows or has room for
 			return
 		}
 		if !s.helloMatches(&p.Hello, true) {
-			s.rd.refused[CodeMismatch]++
+			s.rd.refused[ErrMismatch]++
 			return
 		}
 		s.specs = append(s.specs, spectator{addr: from, ack: -1})

@@ -1,5 +1,7 @@
 package netplay
 
+import "github.com/weft-engine/weft/internal/fault"
+
 // Reader turns datagrams into packets for one session. It refuses, with a
 // typed error, what a session must not act on: a malformed or truncated
 // packet (WEFT-N002), a forged one (a tag that does not check, another
@@ -15,7 +17,7 @@ type Reader struct {
 	// the first packet that checks decides).
 	addrs   []string
 	windows map[string]*seqWindow // by sender address
-	refused map[Code]int
+	refused map[fault.Code]int
 	// FarAhead is how many steps past the local step a packet's step and
 	// inputs may reach (default 240).
 	FarAhead int32
@@ -26,7 +28,7 @@ type Reader struct {
 // tagged with key.
 func NewReader(session uint64, key []byte, addrs []string) *Reader {
 	return &Reader{key: key, session: session, addrs: append([]string(nil), addrs...),
-		windows: map[string]*seqWindow{}, refused: map[Code]int{}, FarAhead: 240}
+		windows: map[string]*seqWindow{}, refused: map[fault.Code]int{}, FarAhead: 240}
 }
 
 // Read decodes b, received from addr while the local step is frame. A
@@ -48,20 +50,20 @@ func (r *Reader) read(b []byte, addr string, frame int32) (*Packet, error) {
 		return nil, err
 	}
 	if p.Session != r.session {
-		return nil, errorf(CodeForged, nil, "a packet of session %#x in session %#x", p.Session, r.session)
+		return nil, errorf(ErrForged, nil, "a packet of session %#x in session %#x", p.Session, r.session)
 	}
 	if p.From != spectatorFrom {
 		if int(p.From) >= len(r.addrs) {
-			return nil, errorf(CodeForged, nil, "a packet from player %d in a session of %d players", p.From, len(r.addrs))
+			return nil, errorf(ErrForged, nil, "a packet from player %d in a session of %d players", p.From, len(r.addrs))
 		}
 		if want := r.addrs[p.From]; want != "" && want != addr {
-			return nil, errorf(CodeForged, nil, "a packet from player %d sent from %s; that player is at %s", p.From, addr, want)
+			return nil, errorf(ErrForged, nil, "a packet from player %d sent from %s; that player is at %s", p.From, addr, want)
 		}
 	}
 	if p.Kind == KindData {
 		d := &p.Data
 		if d.Frame > frame+r.FarAhead || d.InStart > frame+r.FarAhead {
-			return nil, errorf(CodeFarFuture, nil, "a packet of step %d (inputs from %d) at local step %d: no peer can be more than %d steps ahead",
+			return nil, errorf(ErrFarFuture, nil, "a packet of step %d (inputs from %d) at local step %d: no peer can be more than %d steps ahead",
 				d.Frame, d.InStart, frame, r.FarAhead)
 		}
 	}
@@ -85,7 +87,7 @@ func (r *Reader) Learn(player int, addr string) {
 }
 
 // Refused is the number of packets refused with code so far.
-func (r *Reader) Refused(code Code) int { return r.refused[code] }
+func (r *Reader) Refused(code fault.Code) int { return r.refused[code] }
 
 // RefusedTotal is the number of packets refused so far.
 func (r *Reader) RefusedTotal() int {
@@ -110,7 +112,7 @@ const maxSeqJump = 1 << 16
 func (w *seqWindow) accept(seq uint32) error {
 	if !w.any {
 		if seq > maxSeqJump {
-			return errorf(CodeFarFuture, nil, "a first packet of sequence number %d (at most %d)", seq, maxSeqJump)
+			return errorf(ErrFarFuture, nil, "a first packet of sequence number %d (at most %d)", seq, maxSeqJump)
 		}
 		w.any, w.top, w.bits = true, seq, 1
 		return nil
@@ -119,7 +121,7 @@ func (w *seqWindow) accept(seq uint32) error {
 	case seq > w.top:
 		d := seq - w.top
 		if d > maxSeqJump {
-			return errorf(CodeFarFuture, nil, "a packet of sequence number %d after %d: further ahead than %d", seq, w.top, maxSeqJump)
+			return errorf(ErrFarFuture, nil, "a packet of sequence number %d after %d: further ahead than %d", seq, w.top, maxSeqJump)
 		}
 		if d >= 64 {
 			w.bits = 0
@@ -128,9 +130,9 @@ func (w *seqWindow) accept(seq uint32) error {
 		}
 		w.top, w.bits = seq, w.bits|1
 	case w.top-seq >= 64:
-		return errorf(CodeReplayed, nil, "a packet of sequence number %d, older than the window (the last is %d)", seq, w.top)
+		return errorf(ErrReplayed, nil, "a packet of sequence number %d, older than the window (the last is %d)", seq, w.top)
 	case w.bits&(1<<(w.top-seq)) != 0:
-		return errorf(CodeReplayed, nil, "a packet of sequence number %d, received before", seq)
+		return errorf(ErrReplayed, nil, "a packet of sequence number %d, received before", seq)
 	default:
 		w.bits |= 1 << (w.top - seq)
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/weft-engine/weft/internal/fault"
 )
 
 var testKey = DefaultKey(42)
@@ -50,20 +52,20 @@ func TestReaderRefuses(t *testing.T) {
 		name string
 		b    []byte
 		from string
-		code Code
+		code fault.Code
 	}{
-		{"empty", nil, "b", CodeMalformed},
-		{"truncated", data[:len(data)-9], "b", CodeForged}, // the tag no longer checks
-		{"header only", data[:headerLen], "b", CodeMalformed},
-		{"magic", flip(0), "b", CodeMalformed},
-		{"version", flip(2), "b", CodeMalformed},
-		{"a changed byte", flip(30), "b", CodeForged},
-		{"the tag", flip(len(data) - 1), "b", CodeForged},
-		{"another session", other, "b", CodeForged},
-		{"another address", data, "c", CodeForged},
-		{"too long", make([]byte, MaxPacket+1), "b", CodeMalformed},
-		{"far sequence", farSeq, "b", CodeFarFuture},
-		{"far step", far, "b", CodeFarFuture},
+		{"empty", nil, "b", ErrMalformed},
+		{"truncated", data[:len(data)-9], "b", ErrForged}, // the tag no longer checks
+		{"header only", data[:headerLen], "b", ErrMalformed},
+		{"magic", flip(0), "b", ErrMalformed},
+		{"version", flip(2), "b", ErrMalformed},
+		{"a changed byte", flip(30), "b", ErrForged},
+		{"the tag", flip(len(data) - 1), "b", ErrForged},
+		{"another session", other, "b", ErrForged},
+		{"another address", data, "c", ErrForged},
+		{"too long", make([]byte, MaxPacket+1), "b", ErrMalformed},
+		{"far sequence", farSeq, "b", ErrFarFuture},
+		{"far step", far, "b", ErrFarFuture},
 	} {
 		r := newTestReader()
 		_, err := r.Read(c.b, c.from, 10)
@@ -83,7 +85,7 @@ func TestReaderRefuses(t *testing.T) {
 	}
 	_, err = r.Read(AppendPacket(nil, &Packet{Kind: KindBye, Session: 42, From: 1, Seq: 6}, testKey), "b", 12)
 	assert.ErrorIs(t, err, ErrReplayed, "older than the window")
-	assert.Equal(t, 2, r.Refused(CodeReplayed))
+	assert.Equal(t, 2, r.Refused(ErrReplayed))
 }
 
 // A malformed field inside a payload whose tag checks (a peer's bug) is
@@ -100,7 +102,7 @@ func TestReaderFields(t *testing.T) {
 			if err != nil {
 				var e *Error
 				require.True(t, errors.As(err, &e))
-				assert.Contains(t, []Code{CodeMalformed, CodeFarFuture}, e.Code, "byte %d = %d: %v", i, v, err)
+				assert.Contains(t, []fault.Code{ErrMalformed, ErrFarFuture}, e.Code, "byte %d = %d: %v", i, v, err)
 			} else {
 				require.NotNil(t, p)
 			}

@@ -11,15 +11,15 @@ func Replay[I comparable](g Game, in *Inputs[I], log []Confirmed[I]) error {
 		c := &log[f]
 		in.In, in.Status = c.In, c.Status
 		if err := g.Tick(); err != nil {
-			return errorf(CodeSimulation, err, "replaying step %d", f)
+			return errorf(ErrSimulation, err, "replaying step %d", f)
 		}
 		h, err := g.Digest()
 		if err != nil {
-			return errorf(CodeSimulation, err, "the world digest after step %d", f)
+			return errorf(ErrSimulation, err, "the world digest after step %d", f)
 		}
 		if h != c.Hash {
-			return &Error{Code: CodeDiverged, Msg: "the replay of the confirmed inputs differs from the session",
-				Report: &Report{Step: uint64(f), Peer: -1, LocalHash: c.Hash, RemoteHash: h}}
+			return &Error{Code: ErrDiverged, Msg: "the replay of the confirmed inputs differs from the session",
+				Detail: &Report{Step: uint64(f), Peer: -1, LocalHash: c.Hash, RemoteHash: h}}
 		}
 	}
 	return nil

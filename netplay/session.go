@@ -67,7 +67,7 @@ func (e Event) Err() error {
 	if (e.Kind != EventDesync && e.Kind != EventDesyncReport) || e.Report == nil {
 		return nil
 	}
-	return &Error{Code: CodeDesync, Report: e.Report, Msg: e.Report.String() +
+	return &Error{Code: ErrDesync, Detail: e.Report, Msg: e.Report.String() +
 		"; a system's writes must depend only on what it reads and the inputs (docs/guide/19-netplay.md)"}
 }
 
@@ -130,7 +130,7 @@ type Session[I comparable] struct {
 // between steps, after the engine's Build.
 func New[I comparable](g Game, in *Inputs[I], cfg Config[I]) (*Session[I], error) {
 	if g == nil || g.Engine() == nil || in == nil {
-		return nil, errorf(CodeBadConfig, nil, "New needs a game with an engine and its Inputs resource")
+		return nil, errorf(ErrBadConfig, nil, "New needs a game with an engine and its Inputs resource")
 	}
 	e := g.Engine()
 	fixed := time.Second / 60
@@ -150,7 +150,7 @@ func New[I comparable](g Game, in *Inputs[I], cfg Config[I]) (*Session[I], error
 	s.rd.Learn(cfg.Local, "-") // nobody sends as the local player
 	s.rd.FarAhead = ringN/2 - 8
 	if err := e.SetDigests(ecs.DigestOff); err != nil {
-		return nil, errorf(CodeMisuse, err, "New: the engine is inside a step")
+		return nil, errorf(ErrMisuse, err, "New: the engine is inside a step")
 	}
 	if cfg.Sparse {
 		err = e.SetRewind(0, 1)
@@ -158,11 +158,11 @@ func New[I comparable](g Game, in *Inputs[I], cfg Config[I]) (*Session[I], error
 		err = e.SetRewind(cfg.Window+2, 1)
 	}
 	if err != nil {
-		return nil, errorf(CodeBadConfig, err, "New: the world cannot be snapshot (its components and resources must be plain data)")
+		return nil, errorf(ErrBadConfig, err, "New: the world cannot be snapshot (its components and resources must be plain data)")
 	}
 	if cfg.Sparse {
 		if err := e.World().Snapshot(&s.snap); err != nil {
-			return nil, errorf(CodeBadConfig, err, "New: the world cannot be snapshot")
+			return nil, errorf(ErrBadConfig, err, "New: the world cannot be snapshot")
 		}
 	}
 	d := int32(cfg.InputDelay)
@@ -198,7 +198,7 @@ func fixedStep(e *engine.Engine) time.Duration {
 // with the engine's as its cause; a refused packet is only counted.
 func (s *Session[I]) Update(local I) (int, error) {
 	if s.closed {
-		return 0, errorf(CodeMisuse, nil, "Update after Close")
+		return 0, errorf(ErrMisuse, nil, "Update after Close")
 	}
 	now := s.clock.Now()
 	elapsed := now - s.last
@@ -283,12 +283,12 @@ func (s *Session[I]) tick(f int32) error {
 	}
 	if mode != s.digests {
 		if err := s.e.SetDigests(mode); err != nil {
-			return errorf(CodeSimulation, err, "step %d", f)
+			return errorf(ErrSimulation, err, "step %d", f)
 		}
 		s.digests = mode
 	}
 	if err := s.g.Tick(); err != nil {
-		return errorf(CodeSimulation, err, "step %d of the session", f)
+		return errorf(ErrSimulation, err, "step %d of the session", f)
 	}
 	if mode == ecs.DigestCapture {
 		s.keepRows(slot)
@@ -296,7 +296,7 @@ func (s *Session[I]) tick(f int32) error {
 	if check || s.cfg.Log {
 		h, err := s.g.Digest()
 		if err != nil {
-			return errorf(CodeSimulation, err, "the world digest after step %d", f)
+			return errorf(ErrSimulation, err, "the world digest after step %d", f)
 		}
 		s.hashes[slot] = h
 	}
@@ -317,7 +317,7 @@ func (s *Session[I]) tick(f int32) error {
 	s.cur = f + 1
 	if s.cfg.Sparse && f <= s.known() && f+1 > s.snapped {
 		if err := s.e.World().Snapshot(&s.snap); err != nil {
-			return errorf(CodeSimulation, err, "a snapshot after step %d", f)
+			return errorf(ErrSimulation, err, "a snapshot after step %d", f)
 		}
 		s.snapped = f + 1
 	}
@@ -352,11 +352,11 @@ func (s *Session[I]) rollback() error {
 	start := time.Now()
 	if s.cfg.Sparse {
 		if err := s.e.Restore(&s.snap); err != nil {
-			return errorf(CodeSimulation, err, "rolling back to step %d", s.snapped)
+			return errorf(ErrSimulation, err, "rolling back to step %d", s.snapped)
 		}
 		from = s.snapped
 	} else if _, err := s.e.Rewind(int(s.cur - from)); err != nil {
-		return errorf(CodeSimulation, err, "rolling back %d steps, to step %d", s.cur-from, from)
+		return errorf(ErrSimulation, err, "rolling back %d steps, to step %d", s.cur-from, from)
 	}
 	to := s.cur
 	s.cur = from

@@ -49,7 +49,7 @@ type Spectator[I comparable] struct {
 // NewSpectator makes a spectator of g, whose world holds in as a resource.
 func NewSpectator[I comparable](g Game, in *Inputs[I], cfg SpectatorConfig) (*Spectator[I], error) {
 	if g == nil || g.Engine() == nil || in == nil || cfg.Transport == nil || cfg.Host == "" {
-		return nil, errorf(CodeBadConfig, nil, "NewSpectator needs a game with an engine, its Inputs resource, a Transport and the host's address")
+		return nil, errorf(ErrBadConfig, nil, "NewSpectator needs a game with an engine, its Inputs resource, a Transport and the host's address")
 	}
 	pc := Config[I]{Players: cfg.Players, Peers: make([]string, max(cfg.Players, 0)), Transport: cfg.Transport, Clock: cfg.Clock,
 		Key: cfg.Key, Session: cfg.Session, StepRate: cfg.StepRate, Timeout: cfg.Timeout, MaxSteps: cfg.MaxSteps}
@@ -84,14 +84,14 @@ func (s *Spectator[I]) Update() (int, error) {
 	for {
 		n, from, ok, err := s.cfg.Transport.Recv(s.buf)
 		if err != nil {
-			return 0, errorf(CodeTransport, err, "receive")
+			return 0, errorf(ErrTransport, err, "receive")
 		}
 		if !ok {
 			break
 		}
 		s.stats.RecvBytes += n
 		if from != s.cfg.Host {
-			s.rd.refused[CodeForged]++
+			s.rd.refused[ErrForged]++
 			continue
 		}
 		p, err := s.rd.Read(s.buf[:n], from, int32(len(s.known)))
@@ -114,11 +114,11 @@ func (s *Spectator[I]) Update() (int, error) {
 		c := &s.known[s.cur]
 		s.in.In, s.in.Status = c.In, c.Status
 		if err := s.g.Tick(); err != nil {
-			return ran, errorf(CodeSimulation, err, "step %d", s.cur)
+			return ran, errorf(ErrSimulation, err, "step %d", s.cur)
 		}
 		h, err := s.g.Digest()
 		if err != nil {
-			return ran, errorf(CodeSimulation, err, "the world digest after step %d", s.cur)
+			return ran, errorf(ErrSimulation, err, "the world digest after step %d", s.cur)
 		}
 		c.Hash = h
 		s.cur++
@@ -149,7 +149,7 @@ func (s *Spectator[I]) handle(p *Packet, now time.Duration) {
 		np, size := s.cfg.Players, s.codec.size
 		per := np*size + np
 		if len(d.All)%per != 0 {
-			s.rd.refused[CodeMalformed]++
+			s.rd.refused[ErrMalformed]++
 			return
 		}
 		for i := 0; i*per < len(d.All); i++ {

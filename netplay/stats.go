@@ -1,6 +1,10 @@
 package netplay
 
-import "time"
+import (
+	"time"
+
+	"github.com/weft-engine/weft/internal/fault"
+)
 
 // Stats are a session's figures so far, for the game's netplay panel.
 type Stats struct {
@@ -45,4 +49,4 @@ func (s *Session[I]) Stats() Stats {
 }
 
 // Refused is the number of packets the session's reader refused with code.
-func (s *Session[I]) Refused(code Code) int { return s.rd.Refused(code) }
+func (s *Session[I]) Refused(code fault.Code) int { return s.rd.Refused(code) }

@@ -33,14 +33,14 @@ func SyncTest(g Game, cfg SyncTestConfig) (int, error) {
 		cfg.Check = 2
 	}
 	if cfg.Steps < 0 || cfg.Check < 1 || cfg.Check > 64 {
-		return 0, errorf(CodeBadConfig, nil, "SyncTestConfig{Steps: %d, Check: %d}: Steps at least 0, Check 1 to 64", cfg.Steps, cfg.Check)
+		return 0, errorf(ErrBadConfig, nil, "SyncTestConfig{Steps: %d, Check: %d}: Steps at least 0, Check 1 to 64", cfg.Steps, cfg.Check)
 	}
 	e := g.Engine()
 	if err := e.SetDigests(ecs.DigestOn); err != nil {
-		return 0, errorf(CodeMisuse, err, "SyncTest inside a step")
+		return 0, errorf(ErrMisuse, err, "SyncTest inside a step")
 	}
 	if err := e.SetRewind(cfg.Check+1, 1); err != nil {
-		return 0, errorf(CodeBadConfig, err, "SyncTest: the world cannot be snapshot")
+		return 0, errorf(ErrBadConfig, err, "SyncTest: the world cannot be snapshot")
 	}
 	st := &syncTest{g: g, cfg: cfg, hashes: make([]uint64, cfg.Check+1), sums: make([][]uint64, cfg.Check+1)}
 	for f := range cfg.Steps {
@@ -51,7 +51,7 @@ func SyncTest(g Game, cfg SyncTestConfig) (int, error) {
 			continue
 		}
 		if _, err := e.Rewind(cfg.Check); err != nil {
-			return f, errorf(CodeSimulation, err, "rolling back %d steps after step %d", cfg.Check, f)
+			return f, errorf(ErrSimulation, err, "rolling back %d steps after step %d", cfg.Check, f)
 		}
 		for again := f + 1 - cfg.Check; again <= f; again++ {
 			if err := st.run(again, false); err != nil {
@@ -74,11 +74,11 @@ type syncTest struct {
 func (st *syncTest) tick(f int) error {
 	if st.cfg.Before != nil {
 		if err := st.cfg.Before(f); err != nil {
-			return errorf(CodeSimulation, err, "the inputs of step %d", f)
+			return errorf(ErrSimulation, err, "the inputs of step %d", f)
 		}
 	}
 	if err := st.g.Tick(); err != nil {
-		return errorf(CodeSimulation, err, "step %d", f)
+		return errorf(ErrSimulation, err, "step %d", f)
 	}
 	return nil
 }
@@ -90,7 +90,7 @@ func (st *syncTest) run(f int, first bool) error {
 	}
 	h, err := st.g.Digest()
 	if err != nil {
-		return errorf(CodeSimulation, err, "the world digest after step %d", f)
+		return errorf(ErrSimulation, err, "the world digest after step %d", f)
 	}
 	ds := st.g.Engine().Digests()
 	slot := f % len(st.hashes)
@@ -119,7 +119,7 @@ func (st *syncTest) run(f int, first bool) error {
 		r.System = ds[sys].System
 		st.rows(f, r)
 	}
-	return &Error{Code: CodeDiverged, Report: r,
+	return &Error{Code: ErrDiverged, Detail: r,
 		Msg: "a step run again with the same inputs differs: " + r.String() + "; make that system's writes depend only on what it reads (docs/guide/12-determinism.md)"}
 }
 

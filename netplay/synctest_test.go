@@ -94,8 +94,8 @@ func TestSyncTestNamesGlobal(t *testing.T) {
 	_, err := netplay.SyncTest(g, netplay.SyncTestConfig{Steps: 60, Check: 2, Before: pads(g)})
 	var e *netplay.Error
 	require.True(t, errors.As(err, &e), "%v", err)
-	assert.Equal(t, netplay.CodeDiverged, e.Code)
-	r := e.Report
+	assert.Equal(t, netplay.ErrDiverged, e.Code)
+	r := e.Detail
 	assert.Equal(t, "counted", r.System)
 	assert.Equal(t, uint32(5), r.Entity.ID())
 	assert.Contains(t, r.Component, "Body")
@@ -109,6 +109,6 @@ func TestSyncTestNamesMapOrder(t *testing.T) {
 	require.ErrorIs(t, err, netplay.ErrDiverged)
 	var e *netplay.Error
 	require.True(t, errors.As(err, &e))
-	assert.Equal(t, "mapsum", e.Report.System)
+	assert.Equal(t, "mapsum", e.Detail.System)
 	t.Log(err)
 }

@@ -46,11 +46,11 @@ type datagram struct {
 func ListenUDP(addr string) (*UDP, error) {
 	ua, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
-		return nil, errorf(CodeTransport, err, "ListenUDP(%q): not an address", addr)
+		return nil, errorf(ErrTransport, err, "ListenUDP(%q): not an address", addr)
 	}
 	conn, err := net.ListenUDP("udp", ua)
 	if err != nil {
-		return nil, errorf(CodeTransport, err, "ListenUDP(%q)", addr)
+		return nil, errorf(ErrTransport, err, "ListenUDP(%q)", addr)
 	}
 	u := &UDP{conn: conn, queue: make(chan datagram, 1024), done: make(chan struct{}), addrs: map[string]*net.UDPAddr{}}
 	go u.read()
@@ -90,14 +90,14 @@ func (u *UDP) Send(addr string, b []byte) error {
 	if ua == nil {
 		var err error
 		if ua, err = net.ResolveUDPAddr("udp", addr); err != nil {
-			return errorf(CodeTransport, err, "send to %q: not an address", addr)
+			return errorf(ErrTransport, err, "send to %q: not an address", addr)
 		}
 		u.mu.Lock()
 		u.addrs[addr] = ua
 		u.mu.Unlock()
 	}
 	if _, err := u.conn.WriteToUDP(b, ua); err != nil {
-		return errorf(CodeTransport, err, "send to %s", addr)
+		return errorf(ErrTransport, err, "send to %s", addr)
 	}
 	return nil
 }
