@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -60,9 +61,11 @@ func main() {
 	}
 }
 
-// memory is the process's resident set and, after a GC, its live heap.
+// memory is the process's live heap and resident set after a GC that
+// returns free memory to the OS: what the process holds, not the spans
+// the runtime keeps for reuse.
 func memory() (rss, heap uint64) {
-	runtime.GC()
+	debug.FreeOSMemory()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	b, err := os.ReadFile("/proc/self/status")
