@@ -46,7 +46,7 @@ XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz fuzz-ci soak bench-frame bench-propagate bench-batch bench-contention bench-w1-hog bench-peers bench-demo plots
+.PHONY: help deps deps-build deps-test test test-race test-nonrace test-nochecks test-bench test-xvfb flaky fmt fmt-check gen-check vet staticcheck run bench bench-jobs fuzz fuzz-ci soak bench-frame bench-propagate bench-batch bench-contention bench-w1-hog bench-peers bench-demo bench-ecs plots
 
 help:
 	@echo "make run         run the demo game, go run ./demo (installs build packages if missing)"
@@ -64,6 +64,7 @@ help:
 	@echo "make bench-w1-hog [ROUNDS=9]  bench/'s W1, weft against the Go peers, with a CPU hog on core 1: bench/$(RESULTS)/w1-hog.txt"
 	@echo "make bench-peers [ROUNDS=9] [WORKLOADS=1234] [OUT=peers.txt]  make bench's workloads with enkiTS and Taskflow (C++) in the same rounds: bench/$(RESULTS)/peers.txt"
 	@echo "make bench-demo [ROUNDS=9]   the demo window under Xvfb, serial against 1 worker: TPS and FPS"
+	@echo "make bench-ecs [ROUNDS=9] [ECS_BENCHTIME=20ms]  go-ecs-benchmarks' workloads, weft beside Ark, Arche, Donburi, ggecs, uot, Volt: bench/$(RESULTS)/ecs-suite-*.txt"
 	@echo "make screenshots       the README's pictures into docs/img/ (scripts/screenshots.sh)"
 	@echo "make web [WEB_ADDR=127.0.0.1:8080]  the demo and the examples in the browser (GOOS=js GOARCH=wasm), served on localhost"
 	@echo "make test-web          the demo in headless Chromium: it draws, its world moves (also part of make test)"
@@ -228,6 +229,16 @@ bench-demo: deps-test
 bench-peers:
 	mkdir -p bench/$(RESULTS)
 	ROUNDS=$(ROUNDS) PROCS="$(PROCS)" W1TIME=$(W1TIME) BENCHTIME=$(BENCHTIME) WORKLOADS="$(WORKLOADS)" OUT="$(RESULTS)/$(or $(OUT),peers.txt)" bash scripts/peers.sh
+
+# go-ecs-benchmarks' workloads (bench/ecsbench: the suite's code, weft's
+# systems beside it), after TestSameWork checks that every candidate does
+# the same work; each candidate, workload and N its own process over ROUNDS
+# shuffled rounds, in three runs (bench/ecsbench/bench.sh says which N and
+# candidates each has) into bench/$(RESULTS)/ecs-suite-*.txt; then the
+# tables (bench/ecsbench/cmd/ecstable).
+ECS_BENCHTIME ?= 20ms
+bench-ecs:
+	cd bench && bash ecsbench/bench.sh $(RESULTS) $(ROUNDS) "$(PROCS)" $(ECS_BENCHTIME)
 
 # Redraws docs/img/plot-*.png from the committed peers.txt (weft, the Go
 # peers and the C++ peers of one make bench-peers run) and frame.txt of

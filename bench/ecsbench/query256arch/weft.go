@@ -1,0 +1,68 @@
+package query256arch
+
+// weft's side of the workload (not the suite's): see ../doc.go.
+
+import (
+	"testing"
+
+	"github.com/weft-engine/weft/bench/ecsbench/comps"
+	"github.com/weft-engine/weft/bench/ecsbench/util"
+	"github.com/weft-engine/weft/bench/ecsbench/weftrun"
+	"github.com/weft-engine/weft/ecs"
+	"github.com/weft-engine/weft/engine"
+)
+
+// Weft is weft's benchmarks of the workload, one per configuration.
+func Weft() []util.Benchmark { return weftrun.Benches(runWeft) }
+
+// runWeft is runArk's world (n entities with Position and Velocity, and
+// n*4 with Position and the components C1..C8 of the bits of their index,
+// in 256 tables that the query does not match), made by a command buffer,
+// and its loop as the system weftrun.Move, one engine step an op.
+func runWeft(b *testing.B, n int, cfg engine.Config) {
+	world := ecs.NewWorld(ecs.Options{})
+	pos := ecs.NewComponent[comps.Position](world)
+	_ = ecs.NewComponent[comps.Velocity](world)
+	c1, c2, c3 := ecs.NewComponent[comps.C1](world), ecs.NewComponent[comps.C2](world), ecs.NewComponent[comps.C3](world)
+	c4, c5, c6 := ecs.NewComponent[comps.C4](world), ecs.NewComponent[comps.C5](world), ecs.NewComponent[comps.C6](world)
+	c7, c8 := ecs.NewComponent[comps.C7](world), ecs.NewComponent[comps.C8](world)
+	extra := []func(*ecs.Commands, ecs.Entity){
+		func(cmd *ecs.Commands, e ecs.Entity) { c1.Add(cmd, e, comps.C1{}) },
+		func(cmd *ecs.Commands, e ecs.Entity) { c2.Add(cmd, e, comps.C2{}) },
+		func(cmd *ecs.Commands, e ecs.Entity) { c3.Add(cmd, e, comps.C3{}) },
+		func(cmd *ecs.Commands, e ecs.Entity) { c4.Add(cmd, e, comps.C4{}) },
+		func(cmd *ecs.Commands, e ecs.Entity) { c5.Add(cmd, e, comps.C5{}) },
+		func(cmd *ecs.Commands, e ecs.Entity) { c6.Add(cmd, e, comps.C6{}) },
+		func(cmd *ecs.Commands, e ecs.Entity) { c7.Add(cmd, e, comps.C7{}) },
+		func(cmd *ecs.Commands, e ecs.Entity) { c8.Add(cmd, e, comps.C8{}) },
+	}
+	two := ecs.NewSpawner2[comps.Position, comps.Velocity](world)
+	cmd := world.NewCommands()
+	for range n {
+		two.Spawn(cmd, comps.Position{}, comps.Velocity{})
+	}
+	for i := range n * 4 {
+		e := cmd.Spawn()
+		pos.Add(cmd, e, comps.Position{})
+		for j, add := range extra {
+			m := 1 << j
+			if i&m == m {
+				add(cmd, e)
+			}
+		}
+	}
+	weftrun.Apply(b, world, cmd)
+
+	eng := weftrun.Start(b, world, cfg, &weftrun.Move{})
+	defer eng.Close()
+	for b.Loop() {
+		weftrun.Tick(b, eng)
+	}
+
+	if rows := weftrun.Rows(eng, 0); rows != n {
+		b.Fatalf("Expected %d rows a step, got %d", n, rows)
+	}
+	if sum := weftrun.SumMoved(b, world); sum != 0 {
+		b.Fatalf("Expected sum 0, got %.2f", sum)
+	}
+}

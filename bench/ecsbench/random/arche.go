@@ -1,0 +1,39 @@
+package random
+
+import (
+	"log"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mlange-42/arche/ecs"
+	"github.com/weft-engine/weft/bench/ecsbench/comps"
+	"github.com/weft-engine/weft/bench/ecsbench/util"
+)
+
+func runArche(b *testing.B, n int) {
+	world := ecs.NewWorld(1024)
+
+	posID := ecs.ComponentID[comps.Position](&world)
+
+	entities := make([]ecs.Entity, 0, n)
+	query := world.Batch().NewQ(n, posID)
+	for query.Next() {
+		entities = append(entities, query.Entity())
+	}
+	rand.Shuffle(n, util.Swap(entities))
+
+	sum := 0.0
+	// Don't use b.Loop and callback, as we do not want to measure
+	// the cost of calling the non-inlined callback.
+	b.ResetTimer()
+	for range b.N {
+		for _, e := range entities {
+			pos := (*comps.Position)(world.Get(e, posID))
+			sum += pos.X
+		}
+	}
+	b.StopTimer()
+	if sum > 0 {
+		log.Fatal("error")
+	}
+}
