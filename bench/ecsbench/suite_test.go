@@ -78,12 +78,7 @@ func BenchmarkSuite(b *testing.B) {
 // failed check fails the benchmark, which testing.Benchmark answers with a
 // zero result.
 func TestSameWork(t *testing.T) {
-	bt := flag.Lookup("test.benchtime")
-	old := bt.Value.String()
-	if err := bt.Value.Set("3x"); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = bt.Value.Set(old) }()
+	defer threeOps(t)()
 	for _, w := range workloads() {
 		for _, c := range w.Benches {
 			for _, n := range []int{1, 64, 1000} {
@@ -102,16 +97,22 @@ func TestSameWork(t *testing.T) {
 // TestLookupsCounted runs weft's random access with Position.X 1, so that
 // its sum is the number of lookups that found their entity: N a step.
 func TestLookupsCounted(t *testing.T) {
-	bt := flag.Lookup("test.benchtime")
-	old := bt.Value.String()
-	if err := bt.Value.Set("3x"); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = bt.Value.Set(old) }()
+	defer threeOps(t)()
 	for _, c := range weftrun.Configs {
 		r := testing.Benchmark(func(b *testing.B) { random.RunWeft(b, 1000, c.Cfg, 1) })
 		if r.N != 3 {
 			t.Errorf("%s: ran %d ops, want 3 (the sum was not 1000 a step)", c.Name, r.N)
 		}
 	}
+}
+
+// threeOps makes testing.Benchmark run three ops (-test.benchtime 3x) and
+// returns what restores the flag.
+func threeOps(t *testing.T) func() {
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	if err := bt.Value.Set("3x"); err != nil {
+		t.Fatal(err)
+	}
+	return func() { _ = bt.Value.Set(old) }
 }

@@ -23,19 +23,7 @@ func runWeft(b *testing.B, n int, cfg engine.Config) {
 	world := ecs.NewWorld(ecs.Options{})
 	pos := ecs.NewComponent[comps.Position](world)
 	_ = ecs.NewComponent[comps.Velocity](world)
-	c1, c2, c3 := ecs.NewComponent[comps.C1](world), ecs.NewComponent[comps.C2](world), ecs.NewComponent[comps.C3](world)
-	c4, c5, c6 := ecs.NewComponent[comps.C4](world), ecs.NewComponent[comps.C5](world), ecs.NewComponent[comps.C6](world)
-	c7, c8 := ecs.NewComponent[comps.C7](world), ecs.NewComponent[comps.C8](world)
-	extra := []func(*ecs.Commands, ecs.Entity){
-		func(cmd *ecs.Commands, e ecs.Entity) { c1.Add(cmd, e, comps.C1{}) },
-		func(cmd *ecs.Commands, e ecs.Entity) { c2.Add(cmd, e, comps.C2{}) },
-		func(cmd *ecs.Commands, e ecs.Entity) { c3.Add(cmd, e, comps.C3{}) },
-		func(cmd *ecs.Commands, e ecs.Entity) { c4.Add(cmd, e, comps.C4{}) },
-		func(cmd *ecs.Commands, e ecs.Entity) { c5.Add(cmd, e, comps.C5{}) },
-		func(cmd *ecs.Commands, e ecs.Entity) { c6.Add(cmd, e, comps.C6{}) },
-		func(cmd *ecs.Commands, e ecs.Entity) { c7.Add(cmd, e, comps.C7{}) },
-		func(cmd *ecs.Commands, e ecs.Entity) { c8.Add(cmd, e, comps.C8{}) },
-	}
+	extra := weftrun.Extras(world) // C1..C8
 	two := ecs.NewSpawner2[comps.Position, comps.Velocity](world)
 	cmd := world.NewCommands()
 	for range n {
@@ -53,16 +41,5 @@ func runWeft(b *testing.B, n int, cfg engine.Config) {
 	}
 	weftrun.Apply(b, world, cmd)
 
-	eng := weftrun.Start(b, world, cfg, &weftrun.Move{})
-	defer eng.Close()
-	for b.Loop() {
-		weftrun.Tick(b, eng)
-	}
-
-	if rows := weftrun.Rows(eng, 0); rows != n {
-		b.Fatalf("Expected %d rows a step, got %d", n, rows)
-	}
-	if sum := weftrun.SumMoved(b, world); sum != 0 {
-		b.Fatalf("Expected sum 0, got %.2f", sum)
-	}
+	weftrun.RunMove(b, world, cfg, n, 0)
 }

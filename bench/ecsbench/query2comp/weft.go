@@ -31,16 +31,5 @@ func runWeft(b *testing.B, n int, cfg engine.Config) {
 	}
 	weftrun.Apply(b, world, cmd)
 
-	eng := weftrun.Start(b, world, cfg, &weftrun.Move{})
-	defer eng.Close()
-	for b.Loop() {
-		weftrun.Tick(b, eng)
-	}
-
-	if rows := weftrun.Rows(eng, 0); rows != n {
-		b.Fatalf("Expected %d rows a step, got %d", n, rows)
-	}
-	if sum := weftrun.SumMoved(b, world); sum != float64(n*b.N*2) {
-		b.Fatalf("Expected sum %d, got %.2f", n*b.N*2, sum)
-	}
+	weftrun.RunMove(b, world, cfg, n, float64(n*2))
 }

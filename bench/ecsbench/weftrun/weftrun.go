@@ -142,3 +142,38 @@ func SumMoved(b testing.TB, w *ecs.World) float64 {
 	}
 	return sum
 }
+
+// RunMove is the loop of the query workloads on a world made by their
+// set-up: Move run by one engine step an op, then the checks that every
+// step visited n rows and that the moved positions sum to perOp a step.
+func RunMove(b *testing.B, world *ecs.World, cfg engine.Config, n int, perOp float64) {
+	eng := Start(b, world, cfg, &Move{})
+	defer eng.Close()
+	for b.Loop() {
+		Tick(b, eng)
+	}
+
+	if rows := Rows(eng, 0); rows != n {
+		b.Fatalf("Expected %d rows a step, got %d", n, rows)
+	}
+	if sum, got := perOp*float64(b.N), SumMoved(b, world); got != sum {
+		b.Fatalf("Expected sum %.2f, got %.2f", sum, got)
+	}
+}
+
+// Extras records the addition of C1..C8 to an entity, by index, for the
+// fragmented queries' set-up (a component per bit of the entity's index).
+func Extras(w *ecs.World) []func(*ecs.Commands, ecs.Entity) {
+	return []func(*ecs.Commands, ecs.Entity){
+		adder[comps.C1](w), adder[comps.C2](w), adder[comps.C3](w), adder[comps.C4](w),
+		adder[comps.C5](w), adder[comps.C6](w), adder[comps.C7](w), adder[comps.C8](w),
+	}
+}
+
+func adder[T any](w *ecs.World) func(*ecs.Commands, ecs.Entity) {
+	c := ecs.NewComponent[T](w)
+	return func(cmd *ecs.Commands, e ecs.Entity) {
+		var zero T
+		c.Add(cmd, e, zero)
+	}
+}
