@@ -29,11 +29,10 @@ import (
 // visits (whole blocks) is the same for every worker count and batch
 // size. A structural change (an entity entering or leaving a table: spawn,
 // despawn, add, remove, by commands or by Ark directly) is found at the
-// next frame by comparing the table's entities block by block with their
-// copy: every block whose entities differ is marked added and changed for
-// every watched component. A value that commands set (Add on an entity
-// that has the component, Set) marks its component in the entity's whole
-// table. Writes through Ark itself (exclusive systems, World.Ark) are not
+// next frame by the row record (rows.go): every block whose entities
+// differ is marked added and changed for every watched component. A
+// value that commands set (Add on an entity that has the component, Set)
+// marks its component in the entity's whole table. Writes through Ark itself (exclusive systems, World.Ark) are not
 // seen.
 
 // blockRows is the rows per version block: a power of two, so that a block
@@ -74,27 +73,9 @@ type watch struct {
 	added bool
 }
 
-// tableKey names a table by its components (weft makes no relation
-// tables; two tables with one key in a frame are not tracked).
-type tableKey [4]uint64
-
-// tableOf is the key of e's table. Executed only by the owner.
-func (w *World) tableOf(e ark.Entity) tableKey {
-	ids := w.unsafe.IDs(e)
-	var key tableKey
-	for i := range ids.Len() {
-		x := ids.Get(i).Index()
-		key[x>>6] |= 1 << (x & 63)
-	}
-	return key
-}
-
-// tableVers are the versions of one table.
+// tableVers are the versions of one table: change detection's state as
+// a row follower (rows.go).
 type tableVers struct {
-	ents  []ark.Entity  // the table's entities when last compared
-	seen  uint64        // World.moves when last compared
-	frame uint64        // the frame of the last comparison
-	base  *ark.Entity   // the table's first entity in that frame
 	cols  [256]*colVers // by component ID index, for watched components
 	moved []uint64      // by block: tick of the last structural change, for columns made later
 }
@@ -120,55 +101,55 @@ func (q *queryBase) watchFilters(filters []Filter) {
 	}
 }
 
-// observeMoves counts the structural changes of the world, whoever makes
-// them, so that tables are compared only after one. Executed only by the
-// owner, in NewWorld.
-func (w *World) observeMoves() {
-	count := func(ark.Entity) { w.moves++ }
-	for _, ev := range []ark.EventType{ark.OnCreateEntity, ark.OnRemoveEntity, ark.OnAddComponents, ark.OnRemoveComponents} {
-		ark.Observe(ev).Do(count).Register(w.ark)
-	}
+// versFollower is change detection as a row follower: a table's
+// versions are its state, made by the first Prepare that needs them.
+type versFollower struct{ at int }
+
+// of is rt's versions, nil if none were made.
+func (f versFollower) of(rt *rowTable) *tableVers {
+	tv, _ := rt.state[f.at].(*tableVers)
+	return tv
 }
 
+// moved marks the blocks whose entities changed as moved at tick and
+// sizes the columns' versions to the table. Executed only by the owner,
+// in Prepare (rowFollower).
+func (f versFollower) moved(rt *rowTable, blocks []int, tick uint64) {
+	f.of(rt).mark(len(rt.ents), blocks, tick)
+}
+
+func (versFollower) entered(ark.Entity) {} // the comparison alone marks what came into a table
+
+func (versFollower) restored() {} // the snapshot holds the versions
+
 // versionsOf returns the versions of the table whose entities are ents
-// (not empty), comparing them once per frame with their last copy after a
-// structural change; nil for a table that is not tracked. Executed only by
-// the owner, in Prepare: the first Prepare of a frame that meets a table
-// runs before any job of the frame touches its versions.
+// (not empty), up to date (rows.go), made on first use with every block
+// moved at tick; nil for a table that is not followed. Executed only by
+// the owner, in Prepare.
 func (w *World) versionsOf(ents []ark.Entity, tick uint64) *tableVers {
-	key := w.tableOf(ents[0])
-	tv := w.tables[key]
+	rt := w.syncRows(ents, tick)
+	if rt == nil {
+		return nil
+	}
+	tv := w.vers.of(rt)
 	if tv == nil {
-		tv = &tableVers{seen: w.moves - 1}
-		w.tables[key] = tv
-	}
-	if tv.frame == w.frame {
-		if tv.base != &ents[0] {
-			return nil // another table with these components (relations)
-		}
-		return tv
-	}
-	tv.frame, tv.base = w.frame, &ents[0]
-	if tv.seen != w.moves || len(tv.ents) != len(ents) {
-		tv.compare(ents, tick)
-		tv.seen = w.moves
+		tv = &tableVers{}
+		rt.state[w.vers.at] = tv
+		tv.mark(len(rt.ents), nil, tick) // every block is new
 	}
 	return tv
 }
 
-// compare marks the blocks whose entities differ from the copy as moved
-// at tick, sizes the columns' versions, and copies ents.
-func (tv *tableVers) compare(ents []ark.Entity, tick uint64) {
-	n := blocks(len(ents))
+// mark sizes the versions to a table of rows rows, new blocks moved at
+// tick, marks blocks moved at tick, and fits the columns' versions.
+func (tv *tableVers) mark(rows int, moved []int, tick uint64) {
+	n := blocks(rows)
 	for len(tv.moved) < n {
 		tv.moved = append(tv.moved, tick)
 	}
 	tv.moved = tv.moved[:n]
-	for b := range n {
-		lo, hi := b<<blockShift, min((b+1)<<blockShift, len(ents))
-		if hi > len(tv.ents) || !equal(ents[lo:hi], tv.ents[lo:hi]) {
-			tv.moved[b] = tick
-		}
+	for _, b := range moved {
+		tv.moved[b] = tick
 	}
 	for _, c := range tv.cols {
 		if c != nil {
@@ -176,16 +157,6 @@ func (tv *tableVers) compare(ents []ark.Entity, tick uint64) {
 			c.added.fit(tv.moved)
 		}
 	}
-	tv.ents = append(tv.ents[:0], ents...)
-}
-
-func equal(a, b []ark.Entity) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func blocks(rows int) int { return (rows + blockRows - 1) >> blockShift }
@@ -356,7 +327,7 @@ func (w *World) touch(e ark.Entity, id ark.ID, added bool) {
 	if !w.watched[id.Index()] {
 		return
 	}
-	tv := w.tables[w.tableOf(e)]
+	tv := w.versOf(e)
 	if tv == nil {
 		return // not compared yet: its first comparison marks every block
 	}
@@ -376,11 +347,20 @@ func (w *World) touchAll(id ark.ID) {
 	}
 	w.ticks++
 	x := id.Index()
-	for key, tv := range w.tables {
-		if key[x>>6]&(1<<(x&63)) != 0 {
+	for key, rt := range w.rows.tables {
+		if tv := w.vers.of(rt); tv != nil && key[x>>6]&(1<<(x&63)) != 0 {
 			tv.col(id).allChanged = w.ticks
 		}
 	}
+}
+
+// versOf is the versions of e's table, nil if none were made. Executed
+// only by the owner.
+func (w *World) versOf(e ark.Entity) *tableVers {
+	if rt := w.rowsOf(e); rt != nil {
+		return w.vers.of(rt)
+	}
+	return nil
 }
 
 // versions are the versions of the table of ents when q watches or marks

@@ -51,7 +51,7 @@ func enabledOf[T any](w *World) *enableBits {
 	b := &enableBits{id: c.id, at: len(w.enableList)}
 	w.enabled[x] = b
 	w.enableList = append(w.enableList, b)
-	w.dropRows()   // every table's row bits gain this component's
+	w.bits.drop()  // every table's row bits gain this component's
 	if w.inFrame { // refused by the declaration; Ark cannot take observers now
 		return b
 	}
@@ -67,31 +67,20 @@ func enabledOf[T any](w *World) *enableBits {
 }
 
 // observeEnabled registers the observers of every enableable component:
-// ids fit the bits and are on again when their entity goes, and every
-// structural change is counted (a table whose rows moved has its row
-// bits compared) and, when it moves one entity between tables, that
-// entity is kept to have its row's bits rewritten (enable_rows.go).
+// ids fit the bits and are on again when their entity goes. The row
+// bits follow the rows through the row record (enable_rows.go).
 // Executed only by the owner, outside of frames.
 func (w *World) observeEnabled() {
 	ark.Observe(ark.OnCreateEntity).Do(func(e ark.Entity) {
-		w.rowMoves++
 		for _, b := range w.enableList {
 			b.fit(e.ID())
 		}
 	}).Register(w.ark)
 	ark.Observe(ark.OnRemoveEntity).Do(func(e ark.Entity) {
-		w.rowMoves++
 		for _, b := range w.enableList {
 			b.set(e.ID(), true)
 		}
 	}).Register(w.ark)
-	moved := func(e ark.Entity) {
-		w.rowMoves++
-		w.stale(e)
-	}
-	for _, ev := range []ark.EventType{ark.OnAddComponents, ark.OnRemoveComponents, ark.OnAddRelations, ark.OnRemoveRelations} {
-		ark.Observe(ev).Do(moved).Register(w.ark)
-	}
 }
 
 // fit grows the bits to hold id. Executed only by the owner, in Ark's
@@ -551,33 +540,34 @@ func (w *World) setEnabled(b *enableBits, e ark.Entity, on bool, tp reflect.Type
 		return err
 	}
 	if b.set(e.ID(), on) {
-		w.stale(e)
+		w.bits.keep(e)
 		w.touchRow(e, b.id)
 	}
 	return nil
 }
 
 // touchRow marks component id changed in the block of e's row, as a
-// job's switch does (Chunk.toggled). Where the table's copy of its
-// entities (the last comparison) does not hold e in that row, e moved
-// since, and the whole table is marked: the comparison alone would miss
+// job's switch does (Chunk.toggled). Where the table's record (rows.go)
+// does not hold e in that row, e moved since, and the whole table is
+// marked: the comparison alone would miss
 // an entity that came back to a row it left. Executed only by the owner,
 // outside of frames or in playback.
 func (w *World) touchRow(e ark.Entity, id ark.ID) {
 	if !w.watched[id.Index()] {
 		return
 	}
-	tv := w.tables[w.tableOf(e)]
-	if tv == nil {
+	rt := w.rowsOf(e)
+	if rt == nil || w.vers.of(rt) == nil {
 		return // not compared yet: its first comparison marks every block
 	}
+	tv := w.vers.of(rt)
 	st, err := w.arkStateOf()
 	if err != nil {
 		w.touch(e, id, false)
 		return
 	}
 	r := int((*st.index)[e.ID()].row)
-	if r >= len(tv.ents) || tv.ents[r] != e {
+	if !rt.holds(r, e) {
 		w.touch(e, id, false)
 		return
 	}
@@ -657,7 +647,6 @@ func (s *Snapshot) loadEnabled(w *World) {
 			b.off = append(b.off, 0)
 		}
 	}
-	w.dropRows()
 }
 
 // fileOff is a file's off bits of a component that the world loading it

@@ -7,33 +7,35 @@ import (
 // The on/off bits of enableable components by table row (enable.go), in
 // row order: bit r&63 of word r>>6 of a table's bits of T says that the
 // entity in row r has T off. Jobs read and switch them; the owner keeps
-// them in step with Ark's rows, which move when an entity is spawned,
-// despawned (the table's last row fills its place), or moved to another
-// table (a component or relation added or removed), whoever makes the
-// change: commands, Ark itself, a restore.
+// them in step with Ark's rows as a row follower (rows.go).
 //
 // The bits by entity id are the truth the row bits are rebuilt from.
 // Before a query that reads or switches a state gets its chunks, the
-// owner brings each of its tables' row bits up to date: after any
-// structural change it compares the table's entities, block of 64 rows
-// by block, with their copy from the last time and rebuilds the words of
-// the blocks that differ (a swap-remove, rows added or gone); and it
-// rewrites the row of every entity that the owner switched, or that a
-// component or relation change moved, since then (an entity can leave
-// a table and come back to the same row, which the comparison alone
-// would not see). So the upkeep is in proportion to what moved, not to
-// the rows, and a frame without structural changes costs nothing.
+// owner syncs each of its tables' records, which rebuilds the words of
+// the blocks whose entities changed, and rewrites the row of every
+// entity that the owner switched, or that a component or relation change
+// moved, since then (an entity can leave a table and come back to the
+// same row, which the comparison alone would not see). So the upkeep is
+// in proportion to what moved, not to the rows, and a frame without
+// structural changes costs nothing.
 //
-// Tables are found by Ark's table id, through its entity index
-// (arkpool.go); where Ark's layout is not the mirrored one, each pass
-// builds its tables' bits afresh instead (a cost per row, the same
-// result).
+// Where Ark's layout is not the mirrored one (arkpool.go), the row of a
+// switched entity cannot be found, and each pass builds its tables' bits
+// afresh instead (a cost per row, the same result).
 
-// tableBits are one table's row bits of every enableable component.
+// tableBits are one table's row bits of every enableable component: the
+// on/off bits' state as a row follower.
 type tableBits struct {
-	ents []ark.Entity // the table's entities when last brought up to date
-	seen uint64       // World.rowMoves then
-	off  [][]uint64   // by World.enableList index, by row
+	off [][]uint64 // by World.enableList index, by row
+}
+
+// bitsFollower keeps the row bits of every table that a pass reading or
+// switching a state met.
+type bitsFollower struct {
+	w      *World
+	at     int          // its index in rowTable.state
+	tables int          // tables with row bits
+	stale  []ark.Entity // entities whose row bits are to be rewritten from their ids'
 }
 
 // rowBits returns the up-to-date row bits of the table whose entities are
@@ -46,33 +48,51 @@ func (q *queryBase) rowBits(ents []ark.Entity) *tableBits {
 		return nil
 	}
 	w := q.w
+	f := &w.bits
 	st, err := w.arkStateOf()
 	if err != nil {
-		tb := &tableBits{}
-		tb.update(w, ents)
-		return tb
+		return f.build(ents)
 	}
-	w.rewriteStale(st)
-	t := int((*st.index)[ents[0].ID()].table)
-	for t >= len(w.rowBits) {
-		w.rowBits = append(w.rowBits, nil)
+	f.rewriteStale(st)
+	rt := w.syncRows(ents, q.tick)
+	if rt == nil {
+		return f.build(ents)
 	}
-	tb := w.rowBits[t]
+	tb, _ := rt.state[f.at].(*tableBits)
 	if tb == nil {
-		tb = &tableBits{seen: w.rowMoves - 1}
-		w.rowBits[t] = tb
-	}
-	if tb.seen != w.rowMoves || len(tb.ents) != len(ents) {
-		tb.update(w, ents)
-		tb.seen = w.rowMoves
+		tb = f.build(rt.ents)
+		rt.state[f.at] = tb
+		f.tables++
 	}
 	return tb
 }
 
-// update rebuilds the words of the blocks whose entities differ from the
-// copy (all of them, the first time), then copies ents.
-func (tb *tableBits) update(w *World, ents []ark.Entity) {
-	n := blocks(len(ents))
+// build is the row bits of the table whose entities are ents, every
+// block built.
+func (f *bitsFollower) build(ents []ark.Entity) *tableBits {
+	tb := &tableBits{}
+	tb.fit(f.w, len(ents))
+	for b := range blocks(len(ents)) {
+		tb.rebuild(f.w, ents, b)
+	}
+	return tb
+}
+
+// moved rebuilds the words of the blocks whose entities changed, after
+// sizing the bits to the table. Executed only by the owner, in Prepare
+// (rowFollower).
+func (f *bitsFollower) moved(rt *rowTable, moved []int, _ uint64) {
+	tb := rt.state[f.at].(*tableBits)
+	tb.fit(f.w, len(rt.ents))
+	for _, b := range moved {
+		tb.rebuild(f.w, rt.ents, b)
+	}
+}
+
+// fit sizes the bits to a table of rows rows and every enableable
+// component.
+func (tb *tableBits) fit(w *World, rows int) {
+	n := blocks(rows)
 	for len(tb.off) < len(w.enableList) {
 		tb.off = append(tb.off, nil)
 	}
@@ -82,41 +102,37 @@ func (tb *tableBits) update(w *World, ents []ark.Entity) {
 		}
 		tb.off[i] = off[:n]
 	}
-	for b := range n {
-		lo, hi := b<<blockShift, min((b+1)<<blockShift, len(ents))
-		if hi <= len(tb.ents) && equal(ents[lo:hi], tb.ents[lo:hi]) {
-			continue
-		}
-		for i, eb := range w.enableList {
-			tb.off[i][b] = eb.word(ents[lo:hi])
-		}
+}
+
+// rebuild writes block b's words from the bits by id of ents' entities.
+func (tb *tableBits) rebuild(w *World, ents []ark.Entity, b int) {
+	lo, hi := b<<blockShift, min((b+1)<<blockShift, len(ents))
+	for i, eb := range w.enableList {
+		tb.off[i][b] = eb.word(ents[lo:hi])
 	}
-	tb.ents = append(tb.ents[:0], ents...)
 }
 
 // rewriteStale rewrites, in the row bits of its table, the row of every
 // entity switched by the owner or moved by a component or relation
-// change since the last time, from its bits by id. A row past the
-// table's copy is rebuilt by the comparison. Executed only by the owner,
-// in Prepare.
-func (w *World) rewriteStale(st arkState) {
-	for _, e := range w.staleRows {
-		if !w.ark.Alive(e) {
+// change since the last time, from its bits by id. A row whose entity
+// the table's record does not hold there is in a block that the next
+// sync rebuilds. Executed only by the owner, in Prepare.
+func (f *bitsFollower) rewriteStale(st arkState) {
+	for _, e := range f.stale {
+		if !f.w.ark.Alive(e) {
 			continue
 		}
-		at := (*st.index)[e.ID()]
-		if int(at.table) >= len(w.rowBits) || w.rowBits[at.table] == nil {
+		rt := f.w.rowsOf(e)
+		r := int((*st.index)[e.ID()].row)
+		if rt == nil || rt.state[f.at] == nil || !rt.holds(r, e) {
 			continue
 		}
-		tb, r := w.rowBits[at.table], int(at.row)
-		if r>>blockShift >= blocks(len(tb.ents)) {
-			continue
-		}
-		for i, eb := range w.enableList {
+		tb := rt.state[f.at].(*tableBits)
+		for i, eb := range f.w.enableList {
 			setBit(&tb.off[i][r>>blockShift], uint32(r&(blockRows-1)), eb.on(e.ID()))
 		}
 	}
-	w.staleRows = w.staleRows[:0]
+	f.stale = f.stale[:0]
 }
 
 // maxStale is the most entities kept for rewriting; past it, the row
@@ -124,24 +140,33 @@ func (w *World) rewriteStale(st arkState) {
 // run (paused) does not keep every move.
 const maxStale = 1 << 16
 
-// stale keeps e to have its row's bits rewritten before the next pass, if
+func (f *bitsFollower) entered(e ark.Entity) { f.keep(e) }
+
+func (f *bitsFollower) restored() { f.drop() }
+
+// keep keeps e to have its row's bits rewritten before the next pass, if
 // any table has row bits. Executed only by the owner, in structural
-// changes or switches.
-func (w *World) stale(e ark.Entity) {
+// changes (entered) or switches.
+func (f *bitsFollower) keep(e ark.Entity) {
 	switch {
-	case len(w.rowBits) == 0:
-	case len(w.staleRows) == maxStale:
-		w.dropRows()
+	case f.tables == 0:
+	case len(f.stale) == maxStale:
+		f.drop()
 	default:
-		w.staleRows = append(w.staleRows, e)
+		f.stale = append(f.stale, e)
 	}
 }
 
-// dropRows forgets every table's row bits, to be built afresh by the next
-// passes: after a restore or load, or when a component becomes
-// enableable. Executed only by the owner, outside of frames.
-func (w *World) dropRows() {
-	clear(w.rowBits)
-	w.rowBits = w.rowBits[:0]
-	w.staleRows = w.staleRows[:0]
+// drop forgets every table's row bits, to be built afresh by the next
+// passes: after a restore or load (restored), when a component becomes
+// enableable, or when too many rows went stale. Executed only by the
+// owner, outside of frames.
+func (f *bitsFollower) drop() {
+	if f.tables > 0 {
+		for _, rt := range f.w.rows.tables {
+			rt.state[f.at] = nil
+		}
+	}
+	f.tables = 0
+	f.stale = f.stale[:0]
 }

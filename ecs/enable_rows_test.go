@@ -175,7 +175,7 @@ func TestEnabledRowsManyMoves(t *testing.T) {
 		w.unsafe.Remove(e, x.s.velC.id)
 		w.unsafe.Add(e, x.s.velC.id)
 	}
-	require.LessOrEqual(t, len(w.staleRows), maxStale)
-	require.Empty(t, w.rowBits, "dropped")
+	require.LessOrEqual(t, len(w.bits.stale), maxStale)
+	require.Zero(t, w.bits.tables, "dropped")
 	x.checkRows(t, 64)
 }

@@ -190,14 +190,15 @@ func (w *World) fileEvents(f *saveFile, s *Snapshot) error {
 	return nil
 }
 
-// fileVersions fills s's change versions. Each table is compared again
+// fileVersions fills s's records and change versions. Each table is compared again
 // with its entities at its next Prepare (seen differs from the world's
 // moves), which sizes its versions to the table whatever the file says.
 func (w *World) fileVersions(f *saveFile, ids []ark.ID, s *Snapshot) error {
-	s.vers = map[tableKey]*tableVers{}
+	s.vers = map[tableKey]*versCopy{}
 	for _, fv := range f.Versions {
 		var key tableKey
-		tv := &tableVers{seen: f.Moves - 1}
+		vc := &versCopy{rows: rowTable{seen: f.Moves - 1}}
+		tv := &vc.vers
 		for _, c := range fv.Comps {
 			if int(c) >= len(ids) {
 				return errors.New("change versions name a component that the file does not list")
@@ -205,7 +206,8 @@ func (w *World) fileVersions(f *saveFile, ids []ark.ID, s *Snapshot) error {
 			key[ids[c].Index()>>6] |= 1 << (ids[c].Index() & 63)
 		}
 		var ok1, ok2 bool
-		tv.ents, ok1 = fromBytes[ark.Entity](fv.Ents)
+		vc.rows.key = key
+		vc.rows.ents, ok1 = fromBytes[ark.Entity](fv.Ents)
 		tv.moved, ok2 = fromBytes[uint64](fv.Moved)
 		if !ok1 || !ok2 || s.vers[key] != nil {
 			return errors.New("change versions are cut or repeated")
@@ -220,7 +222,7 @@ func (w *World) fileVersions(f *saveFile, ids []ark.ID, s *Snapshot) error {
 			}
 			tv.cols[ids[fc.Comp].Index()] = c
 		}
-		s.vers[key] = tv
+		s.vers[key] = vc
 	}
 	return nil
 }

@@ -186,9 +186,11 @@ func (w *World) fileOf(s *Snapshot) (*saveFile, error) {
 	return f, nil
 }
 
-// fileVersOf is the file's record of one table's change versions.
-func (w *World) fileVersOf(key tableKey, tv *tableVers, comp func(uint8) uint16) fileVers {
-	fv := fileVers{Ents: asBytes(tv.ents), Seen: tv.seen, Moved: asBytes(tv.moved)}
+// fileVersOf is the file's record of one table's row record and change
+// versions.
+func (w *World) fileVersOf(key tableKey, c *versCopy, comp func(uint8) uint16) fileVers {
+	tv := &c.vers
+	fv := fileVers{Ents: asBytes(c.rows.ents), Seen: c.rows.seen, Moved: asBytes(tv.moved)}
 	for x := range 256 {
 		if key[x>>6]&(1<<(x&63)) != 0 {
 			fv.Comps = append(fv.Comps, comp(uint8(x)))

@@ -45,7 +45,7 @@ type Snapshot struct {
 	n               int      // tables in use
 	res             [][]byte // by World.resList index
 	events          []any    // by World.streamOrder index: *eventsCopy[T]
-	vers            map[tableKey]*tableVers
+	vers            map[tableKey]*versCopy
 	queries         []queryTicks // by World.allQueries index
 	enabled         [][]uint64   // off bits by World.enableList index (enable.go)
 	enable          []fileOff    // a loaded file's bits of components the world must make enableable first
@@ -56,7 +56,8 @@ type Snapshot struct {
 	have    []int        // Restore's scratch: rows of src's tables that the world's keep, then their Ark ids
 	removed []ark.Entity // Restore's scratch: rows to remove
 	order   []int        // Restore's scratch: src's table of each of the world's, in Ark's order
-	spare   []*tableVers // versions of tables that went, to reuse (newVers)
+	spare   []*versCopy  // copies of tables that went, to reuse (newCopy)
+	spareTV []*tableVers // the world's versions of tables that went, to reuse (newVers)
 }
 
 // tableCopy is one table: its components, entities and column bytes.
@@ -128,7 +129,7 @@ func (w *World) Snapshot(dst *Snapshot) error {
 	for _, q := range w.allQueries {
 		dst.queries = append(dst.queries, queryTicks{q.tick, q.last})
 	}
-	dst.ticks, dst.moves, dst.tags = w.ticks, w.moves, w.tags
+	dst.ticks, dst.moves, dst.tags = w.ticks, w.rows.moves, w.tags
 	return nil
 }
 
@@ -237,10 +238,11 @@ func (w *World) Restore(src *Snapshot) error {
 	}
 	src.loadVersions(w)
 	src.loadEnabled(w)
+	w.rows.restored()
 	for i, q := range w.allQueries[:min(len(w.allQueries), len(src.queries))] {
 		q.tick, q.last = src.queries[i].tick, src.queries[i].last
 	}
-	w.ticks, w.moves, w.tags = src.ticks, src.moves, src.tags
+	w.ticks, w.rows.moves, w.tags = src.ticks, src.moves, src.tags
 	w.rebuildRelations()
 	w.pb.forget() // the restored world never had the last playback's spawns
 	return nil
@@ -360,52 +362,86 @@ type resourceCopy struct {
 
 func (r resourceCopy) bytes() []byte { return unsafe.Slice((*byte)(r.ptr), r.typ.Size()) }
 
-// saveVersions copies w's change versions into s.
+// versCopy is a snapshot's copy of one table's record (rows.go) and
+// change versions.
+type versCopy struct {
+	rows rowTable
+	vers tableVers
+}
+
+// saveVersions copies into s the record and change versions of every
+// table that has versions.
 func (s *Snapshot) saveVersions(w *World) {
 	if s.vers == nil {
-		s.vers = map[tableKey]*tableVers{}
+		s.vers = map[tableKey]*versCopy{}
 	}
 	for k, c := range s.vers {
-		if w.tables[k] == nil {
+		if rt := w.rows.tables[k]; rt == nil || w.vers.of(rt) == nil {
 			delete(s.vers, k)
 			s.spare = append(s.spare, c)
 		}
 	}
-	for k, tv := range w.tables {
+	for k, rt := range w.rows.tables {
+		tv := w.vers.of(rt)
+		if tv == nil {
+			continue
+		}
 		c := s.vers[k]
 		if c == nil {
-			c = s.newVers()
+			c = s.newCopy()
 			s.vers[k] = c
 		}
-		c.copyFrom(tv)
+		c.rows.copyRows(rt)
+		c.vers.copyFrom(tv)
 	}
 }
 
-// loadVersions puts s's change versions back into w.
+// loadVersions puts s's records and change versions back into w; the
+// world's records of other tables go (their followers rebuild them).
 func (s *Snapshot) loadVersions(w *World) {
-	for k, tv := range w.tables {
+	r := &w.rows
+	for k, rt := range r.tables {
 		if s.vers[k] == nil {
-			delete(w.tables, k)
-			s.spare = append(s.spare, tv)
+			delete(r.tables, k)
+			if tv := w.vers.of(rt); tv != nil {
+				s.spareTV = append(s.spareTV, tv)
+			}
+			r.spare = append(r.spare, rt)
 		}
 	}
 	for k, c := range s.vers {
-		tv := w.tables[k]
+		rt := r.tables[k]
+		if rt == nil {
+			rt = r.newTable(k)
+			r.tables[k] = rt
+		}
+		rt.copyRows(&c.rows)
+		tv := w.vers.of(rt)
 		if tv == nil {
 			tv = s.newVers()
-			w.tables[k] = tv
+			rt.state[w.vers.at] = tv
 		}
-		tv.copyFrom(c)
+		tv.copyFrom(&c.vers)
 	}
 }
 
-// newVers is a table's versions to fill, one that a table that went
-// left behind if there is one: tables come and go from step to step, and
-// a warm snapshot and restore allocate nothing.
-func (s *Snapshot) newVers() *tableVers {
+// newCopy is a table's copy to fill, one that a table that went left
+// behind if there is one: tables come and go from step to step, and a
+// warm snapshot and restore allocate nothing.
+func (s *Snapshot) newCopy() *versCopy {
 	if n := len(s.spare); n > 0 {
-		tv := s.spare[n-1]
+		c := s.spare[n-1]
 		s.spare = s.spare[:n-1]
+		return c
+	}
+	return &versCopy{}
+}
+
+// newVers is the world's versions of a table to fill, as newCopy.
+func (s *Snapshot) newVers() *tableVers {
+	if n := len(s.spareTV); n > 0 {
+		tv := s.spareTV[n-1]
+		s.spareTV = s.spareTV[:n-1]
 		return tv
 	}
 	return &tableVers{}
@@ -413,8 +449,6 @@ func (s *Snapshot) newVers() *tableVers {
 
 // copyFrom makes tv a copy of o, reusing tv's memory.
 func (tv *tableVers) copyFrom(o *tableVers) {
-	tv.ents = append(tv.ents[:0], o.ents...)
-	tv.seen, tv.frame, tv.base = o.seen, o.frame, o.base
 	tv.moved = append(tv.moved[:0], o.moved...)
 	for i, c := range o.cols {
 		if c == nil {

@@ -61,18 +61,17 @@ type World struct {
 	streamOrder []eventStream        // the same, in creation order
 	steps       uint64               // steps started (StartStep)
 
-	tables       map[tableKey]*tableVers // change versions (changed.go)
-	watched      [256]bool               // components that change filters watch, by ID index
-	moves        uint64                  // structural changes seen by the observers
-	ticks        uint64                  // change ticks: one per Prepare and per commands' mark
-	lookupWrites []*lookupWrite          // every write lookup, for change detection (lookup.go)
+	rows rowRecord    // what moved where in the tables, for the row followers (rows.go)
+	vers versFollower // change versions, a row follower (changed.go)
+	bits bitsFollower // on/off bits by row, a row follower (enable_rows.go)
+
+	watched      [256]bool      // components that change filters watch, by ID index
+	ticks        uint64         // change ticks: one per Prepare and per commands' mark
+	lookupWrites []*lookupWrite // every write lookup, for change detection (lookup.go)
 
 	enabled    [256]*enableBits // enableable components' bits, by ID index (enable.go)
 	enableList []*enableBits    // the same, in the order made
 	enabler    [256]func()      // makes the component enableable (enabledOf), by ID index: for Load
-	rowBits    []*tableBits     // their bits by table row, by Ark table id (enable_rows.go)
-	staleRows  []ark.Entity     // entities whose row bits are to be rewritten from their ids'
-	rowMoves   uint64           // structural changes, relations' included, seen by the observers
 
 	rels    []*relKind    // relation kinds, in the order declared (relation.go)
 	relByID [256]*relKind // the same, by their Link column's ID index
@@ -104,10 +103,12 @@ func NewWorld(opts Options) *World {
 		res:    map[reflect.Type]safety.Key{},
 
 		streams: map[reflect.Type]any{},
-		tables:  map[tableKey]*tableVers{},
 	}
 	w.unsafe = w.ark.Unsafe()
-	w.observeMoves()
+	w.startRows()
+	w.vers.at = w.rows.follow(&w.vers)
+	w.bits.w = w
+	w.bits.at = w.rows.follow(&w.bits)
 	w.all = ark.NewFilter0(w.ark)
 	return w
 }
