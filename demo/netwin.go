@@ -98,7 +98,7 @@ func (w *window) netStep(act game.Actions, onOverlay bool) error {
 	var err error
 	var events []netplay.Event
 	if n.s != nil {
-		_, err = n.s.Update(game.NetInput{X: float32(x), Y: float32(y), Burst: burst, Fountain: act.Fountain})
+		_, err = n.s.Update(game.CursorInput(x, y, burst, act.Fountain))
 		events = n.s.Events()
 	} else {
 		_, err = n.sp.Update()

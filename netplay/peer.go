@@ -16,8 +16,9 @@ type peer struct {
 	frameAt     time.Duration // when that packet came
 	adv         int16         // its advantage over us, as it last said
 	rtt         time.Duration
-	echo        uint32        // its last Ping
+	echo        uint32        // its last Ping, until echoed (0: none)
 	echoAt      time.Duration // when it came
+	pings       int           // data packets sent it: every pingEvery-th has a Ping
 	sent, recv  int           // bytes
 }
 
@@ -28,8 +29,15 @@ type spectator struct {
 	lastHeard time.Duration
 	echo      uint32
 	echoAt    time.Duration
+	pings     int
 	gone      bool
 }
+
+// pingEvery: a data packet in pingEvery carries a ping stamp, echoed once,
+// in the next packet back. A round trip measured 15 times a second at 60
+// Hz is plenty for time sync (it moves the step by a fraction of its
+// half), and the other packets save the 3 to 8 bytes.
+const pingEvery = 4
 
 // poll reads every datagram waiting and acts on those that check.
 func (s *Session[I]) poll(now time.Duration) error {
@@ -146,9 +154,11 @@ func (s *Session[I]) handleData(pl int, d *Data, now time.Duration) {
 	if d.Frame >= pr.frame {
 		pr.frame, pr.frameAt, pr.adv = d.Frame, now, d.Advance
 	}
-	pr.echo, pr.echoAt = d.Ping, now
+	if d.Ping != 0 {
+		pr.echo, pr.echoAt = d.Ping, now
+	}
 	if d.Echo > 0 {
-		if us := micros(now) - d.Echo - uint32(d.Hold)*10; us < 10_000_000 {
+		if us := (micros(now) - d.Echo - uint32(d.Hold)*10) & stampMask; us < 10_000_000 {
 			rtt := time.Duration(us) * time.Microsecond
 			if pr.rtt == 0 {
 				pr.rtt = rtt
@@ -217,12 +227,12 @@ func (s *Session[I]) send(now time.Duration) {
 		}
 		pk := &Packet{Kind: KindData}
 		d := &pk.Data
-		s.fillCommon(d, pr.echo, pr.echoAt, now)
+		s.fillCommon(d, &pr.echo, pr.echoAt, &pr.pings, now)
 		d.Advance = int16(max(-1000, min(1000, s.advantage(p))))
 		d.Ack = s.received[p]
 		from := max(pr.ack+1, s.received[s.cfg.Local]-ringN/2+1)
 		run := min(maxInputRun, 512/s.codec.size)
-		d.InStart = from
+		d.InStart, d.Stride = from, uint16(s.codec.size)
 		for f := from; f <= s.received[s.cfg.Local] && f < from+int32(run); f++ {
 			d.Inputs = s.codec.append(d.Inputs, s.inputs[s.cfg.Local][f&ringMask])
 		}
@@ -232,8 +242,11 @@ func (s *Session[I]) send(now time.Duration) {
 	s.sendSpectators(now)
 }
 
-func (s *Session[I]) fillCommon(d *Data, echo uint32, echoAt, now time.Duration) {
-	d.Frame, d.Ping = s.cur, micros(now)
+// fillCommon fills what every data packet has: the step, a ping every
+// pingEvery-th packet (counted in *pings), the echo of the receiver's
+// last ping once (*echo then 0), and what is known of every player.
+func (s *Session[I]) fillCommon(d *Data, echo *uint32, echoAt time.Duration, pings *int, now time.Duration) {
+	d.Frame, d.Ping = s.cur, ping(pings, now)
 	d.Echo, d.Hold = pong(echo, echoAt, now)
 	anyGone := false
 	for p := range s.cfg.Players {
@@ -251,21 +264,35 @@ func (s *Session[I]) fillCommon(d *Data, echo uint32, echoAt, now time.Duration)
 	}
 }
 
-// micros is t in µs as a wrapping ping stamp, never 0 (none).
+// micros is t in µs as a ping stamp, wrapping at 24 bits (16.7 s, more
+// than any round trip a session keeps), never 0 (none).
 func micros(t time.Duration) uint32 {
-	if us := uint32(t / time.Microsecond); us != 0 {
+	if us := uint32(t/time.Microsecond) & stampMask; us != 0 {
 		return us
 	}
 	return 1
 }
 
-// pong is the echo of a ping received at echoAt, and its hold, for now.
-func pong(echo uint32, echoAt, now time.Duration) (uint32, uint16) {
+// ping is the ping stamp of a data packet, counted in *n: now's in every
+// pingEvery-th, 0 (none) in the others.
+func ping(n *int, now time.Duration) uint32 {
+	*n++
+	if (*n-1)%pingEvery != 0 {
+		return 0
+	}
+	return micros(now)
+}
+
+// pong is the echo of a ping (*echo) received at echoAt, and its hold,
+// for now; the ping is echoed once (*echo becomes 0).
+func pong(echo *uint32, echoAt, now time.Duration) (uint32, uint16) {
 	hold := (now - echoAt) / (10 * time.Microsecond)
-	if echo == 0 || hold > 0xFFFF {
+	e := *echo
+	*echo = 0
+	if e == 0 || hold > 0xFFFF {
 		return 0, 0
 	}
-	return echo, uint16(hold)
+	return e, uint16(hold)
 }
 
 // sendPacket numbers, tags and sends pk; it returns the bytes sent.
@@ -319,7 +346,9 @@ func (s *Session[I]) handleSpectator(p *Packet, from string, now time.Duration) 
 	switch p.Kind {
 	case KindData:
 		sp.ack = max(sp.ack, min(p.Data.Ack, int32(len(s.log))-1))
-		sp.echo, sp.echoAt = p.Data.Ping, now
+		if p.Data.Ping != 0 {
+			sp.echo, sp.echoAt = p.Data.Ping, now
+		}
 	case KindBye:
 		if !sp.gone {
 			sp.gone = true
@@ -339,9 +368,9 @@ func (s *Session[I]) sendSpectators(now time.Duration) {
 		}
 		pk := &Packet{Kind: KindData}
 		d := &pk.Data
-		s.fillCommon(d, sp.echo, sp.echoAt, now)
+		s.fillCommon(d, &sp.echo, sp.echoAt, &sp.pings, now)
 		d.Frame = s.final
-		d.AllStart = sp.ack + 1
+		d.AllStart, d.Stride = sp.ack+1, uint16(per)
 		for f := d.AllStart; f < int32(len(s.log)) && f < d.AllStart+int32(run); f++ {
 			c := &s.log[f]
 			for p := range s.cfg.Players {

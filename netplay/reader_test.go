@@ -3,6 +3,8 @@ package netplay
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,7 +21,7 @@ var testKey = DefaultKey(42)
 // the fuzz corpus.
 func samplePackets() map[string][]byte {
 	data := &Packet{Kind: KindData, Session: 42, From: 1, Seq: 7, Data: Data{Frame: 12, Advance: -1, Ping: 1000, Echo: 900, Hold: 50,
-		Ack: 10, InStart: 11, Inputs: []byte{1, 2, 3, 4, 5, 6}, Players: []PlayerStatus{{Frame: 11}, {Gone: true, Frame: 9}},
+		Ack: 10, Stride: 3, InStart: 11, Inputs: []byte{1, 2, 3, 1, 2, 3, 1, 2, 4, 0, 0, 0}, Players: []PlayerStatus{{Frame: 11}, {Gone: true, Frame: 9}},
 		Digests: []StepDigest{{Frame: 0, Hash: 99}}, Detail: &Detail{Frame: 0, Sums: []uint64{1, 2}},
 		Query: &RowQuery{Frame: 0, System: 1, Lo: 0, Hi: 100},
 		Answer: &RowAnswer{RowQuery: RowQuery{Frame: 0, System: 1, Lo: 4, Hi: 6},
@@ -27,8 +29,10 @@ func samplePackets() map[string][]byte {
 	return map[string][]byte{
 		"hello": AppendPacket(nil, &Packet{Kind: KindHello, Session: 42, From: 1, Seq: 1, Hello: Hello{Game: 5, Players: 2, InputSize: 3, StepNs: 16666666}}, testKey),
 		"data":  AppendPacket(nil, data, testKey),
+		"steady": AppendPacket(nil, &Packet{Kind: KindData, Session: 42, From: 1, Seq: 8, Data: Data{Frame: 200, Advance: 1, Ack: 201,
+			Stride: 3, InStart: 199, Inputs: []byte{0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 1}}}, testKey),
 		"bye":   AppendPacket(nil, &Packet{Kind: KindBye, Session: 42, From: 1, Seq: 9}, testKey),
-		"spect": AppendPacket(nil, &Packet{Kind: KindData, Session: 42, From: spectatorFrom, Seq: 3, Data: Data{Ack: -1, AllStart: 0, All: []byte{1, 2, 3}}}, testKey),
+		"spect": AppendPacket(nil, &Packet{Kind: KindData, Session: 42, From: spectatorFrom, Seq: 3, Data: Data{Ack: -1, Stride: 4, AllStart: 0, All: []byte{1, 0, 0, 1, 1, 0, 0, 1}}}, testKey),
 	}
 }
 
@@ -86,6 +90,67 @@ func TestReaderRefuses(t *testing.T) {
 	_, err = r.Read(AppendPacket(nil, &Packet{Kind: KindBye, Session: 42, From: 1, Seq: 6}, testKey), "b", 12)
 	assert.ErrorIs(t, err, ErrReplayed, "older than the window")
 	assert.Equal(t, 2, r.Refused(ErrReplayed))
+}
+
+// Whatever a session puts in a data packet comes out of the reader the
+// same: random steps and stamps, inputs of every stride that repeat, change
+// a byte or change whole, all the sections or none.
+func TestPacketFields(t *testing.T) {
+	rng := rand.New(rand.NewPCG(37, 7))
+	for it := range 2000 {
+		frame := rng.Int32N(1 << 30)
+		if it%3 == 0 {
+			frame = rng.Int32N(300)
+		}
+		d := Data{Frame: frame, Advance: int16(rng.IntN(2001) - 1000), Ack: frame - 40 + rng.Int32N(80)}
+		d.Ack = max(d.Ack, -1)
+		if it%2 == 0 {
+			d.Ping, d.Echo, d.Hold = 1+rng.Uint32N(stampMask), 1+rng.Uint32N(stampMask), uint16(rng.Uint32())
+		}
+		stride := 1 + rng.IntN(40)
+		d.Stride = uint16(stride)
+		inputs := func() []byte {
+			n := 1 + rng.IntN(maxInputRun)
+			if n*stride > 350 { // two sections of the worst case (every other byte 0) fit MaxPacket
+				n = max(1, 350/stride)
+			}
+			b := make([]byte, 0, n*stride)
+			cur := make([]byte, stride)
+			for range n {
+				switch rng.IntN(4) {
+				case 0: // a new input
+					for i := range cur {
+						cur[i] = byte(rng.IntN(3) * rng.IntN(256))
+					}
+				case 1: // a byte changes
+					cur[rng.IntN(stride)] = byte(rng.Uint32())
+				}
+				b = append(b, cur...)
+			}
+			return b
+		}
+		if it%4 != 3 {
+			d.InStart, d.Inputs = max(0, frame-rng.Int32N(70)), inputs()
+		}
+		if it%5 == 0 {
+			d.AllStart, d.All = rng.Int32N(1<<20), inputs()
+		}
+		if it%7 == 0 {
+			d.Players = []PlayerStatus{{Frame: frame + 2}, {Gone: true, Frame: frame - 9}, {Frame: -1}}
+			d.Digests = []StepDigest{{Frame: frame - 30, Hash: rng.Uint64()}, {Frame: frame, Hash: rng.Uint64()}}
+		}
+		p := &Packet{Kind: KindData, Session: 42, From: 1, Seq: uint32(it + 1), Data: d}
+		b := AppendPacket(nil, p, testKey)
+		require.LessOrEqual(t, len(b), MaxPacket, "iteration %d", it)
+		r := newTestReader()
+		r.FarAhead = math.MaxInt32 - frame
+		got, err := r.Read(b, "b", frame)
+		require.NoError(t, err, "iteration %d: %+v", it, d)
+		if len(d.Inputs) == 0 && len(d.All) == 0 {
+			d.Stride = 0
+		}
+		require.Equal(t, d, got.Data, "iteration %d", it)
+	}
 }
 
 // A malformed field inside a payload whose tag checks (a peer's bug) is

@@ -38,6 +38,7 @@ type Spectator[I comparable] struct {
 	acc    time.Duration
 	echo   uint32
 	echoAt time.Duration
+	pings  int
 	seq    uint32
 	buf    []byte
 	out    []byte
@@ -145,7 +146,9 @@ func (s *Spectator[I]) handle(p *Packet, now time.Duration) {
 		}
 	case KindData:
 		d := &p.Data
-		s.echo, s.echoAt = d.Ping, now
+		if d.Ping != 0 {
+			s.echo, s.echoAt = d.Ping, now
+		}
 		np, size := s.cfg.Players, s.codec.size
 		per := np*size + np
 		if len(d.All)%per != 0 {
@@ -172,8 +175,8 @@ func (s *Spectator[I]) send(now time.Duration) {
 	if s.joined {
 		pk = &Packet{Kind: KindData, From: spectatorFrom}
 		d := &pk.Data
-		d.Frame, d.Ack, d.Ping = int32(s.cur), int32(len(s.known))-1, micros(now)
-		d.Echo, d.Hold = pong(s.echo, s.echoAt, now)
+		d.Frame, d.Ack, d.Ping = int32(s.cur), int32(len(s.known))-1, ping(&s.pings, now)
+		d.Echo, d.Hold = pong(&s.echo, s.echoAt, now)
 	}
 	if s.ended {
 		return

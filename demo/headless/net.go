@@ -22,8 +22,7 @@ const netSession = 0xde30
 
 // scripted is player p's input at step f.
 func scripted(g *game.Game, p, f int) game.NetInput {
-	return game.NetInput{X: float32(g.Width) * float32(1+2*p) / 4, Y: float32(g.Height) / 3,
-		Burst: (f+60*p)%120 == 0, Fountain: f > 0 && (f+300*p)%600 == 0}
+	return game.CursorInput(g.Width*float64(1+2*p)/4, g.Height/3, (f+60*p)%120 == 0, f > 0 && (f+300*p)%600 == 0)
 }
 
 func playNet(o options, stdout io.Writer) (err error) {

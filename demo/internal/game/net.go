@@ -1,6 +1,8 @@
 package game
 
 import (
+	"math"
+
 	"github.com/weft-engine/weft/ecs"
 	"github.com/weft-engine/weft/engine"
 	"github.com/weft-engine/weft/netplay"
@@ -13,11 +15,22 @@ import (
 // The owner's burst generator and the fountain's switch are resources of
 // the world, so a rollback puts them back too.
 
-// NetInput is a player's input in a game played together.
+// NetInput is a player's input in a game played together: 6 bytes. The
+// cursor is in whole world units (a world unit is a pixel at zoom 1):
+// whole numbers that move by a few units a step XOR to a byte or two, so
+// a moving cursor costs a third of what float32s would in the packets'
+// unacknowledged runs (netplay's wire format; docs/PERFORMANCE.md).
 type NetInput struct {
-	X, Y     float32 // the player's cursor, in world units
-	Burst    bool    // a burst of BurstSize bodies at the cursor
-	Fountain bool    // switch the fountain
+	X, Y     int16 // the player's cursor, in world units
+	Burst    bool  // a burst of BurstSize bodies at the cursor
+	Fountain bool  // switch the fountain
+}
+
+// CursorInput is the NetInput of a cursor at world (x, y), rounded to
+// whole units and kept within int16's range.
+func CursorInput(x, y float64, burst, fountain bool) NetInput {
+	unit := func(v float64) int16 { return int16(math.Round(min(max(v, math.MinInt16), math.MaxInt16))) }
+	return NetInput{X: unit(x), Y: unit(y), Burst: burst, Fountain: fountain}
 }
 
 // netInput carries out every player's NetInput, on the owner, first in
