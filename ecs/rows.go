@@ -50,6 +50,7 @@ type rowFollower interface {
 type rowRecord struct {
 	moves     uint64                 // structural changes seen by the observers
 	tables    map[tableKey]*rowTable // by components
+	byID      []*rowTable            // the same by Ark's table id, where Ark's layout is the mirrored one (arkpool.go)
 	followers []rowFollower          // by index in rowTable.state
 	blocks    []int                  // compare's scratch
 	spare     []*rowTable            // tables a restore dropped, to reuse
@@ -117,12 +118,13 @@ func (r *rowRecord) follow(f rowFollower) int {
 // before it started, and nothing moves rows within a frame.
 func (w *World) syncRows(ents []ark.Entity, tick uint64) *rowTable {
 	r := &w.rows
-	key := w.tableOf(ents[0])
-	rt := r.tables[key]
+	rt := w.rowsOf(ents[0])
 	if rt == nil {
+		key := w.tableOf(ents[0])
 		rt = r.newTable(key)
 		rt.seen = r.moves - 1
 		r.tables[key] = rt
+		w.rowsOf(ents[0]) // caches it by table id
 	}
 	if rt.frame == w.frame {
 		if rt.base != &ents[0] {
@@ -184,9 +186,37 @@ func equal(a, b []ark.Entity) bool {
 	return true
 }
 
-// rowsOf is the record of e's table, nil if none was synced. Executed
-// only by the owner.
-func (w *World) rowsOf(e ark.Entity) *rowTable { return w.rows.tables[w.tableOf(e)] }
+// rowsOf is the record of e's table, nil if none was made. A table's id
+// names the same components for the world's life (Ark never drops a
+// table), so a record found by components is kept by id too, and the
+// next lookup is an index. Executed only by the owner.
+func (w *World) rowsOf(e ark.Entity) *rowTable {
+	r := &w.rows
+	st, err := w.arkStateOf()
+	if err != nil {
+		return r.tables[w.tableOf(e)]
+	}
+	t := int((*st.index)[e.ID()].table)
+	if t < len(r.byID) && r.byID[t] != nil {
+		return r.byID[t]
+	}
+	rt := r.tables[w.tableOf(e)]
+	if rt != nil {
+		for t >= len(r.byID) {
+			r.byID = append(r.byID, nil)
+		}
+		r.byID[t] = rt
+	}
+	return rt
+}
+
+// drop takes the record of key out, to be reused. Executed only by the
+// owner, in Restore.
+func (r *rowRecord) drop(key tableKey) {
+	r.spare = append(r.spare, r.tables[key])
+	delete(r.tables, key)
+	clear(r.byID) // found again by components
+}
 
 // holds reports whether the copy has e in row r: the followers' state of
 // that row is e's.

@@ -402,11 +402,10 @@ func (s *Snapshot) loadVersions(w *World) {
 	r := &w.rows
 	for k, rt := range r.tables {
 		if s.vers[k] == nil {
-			delete(r.tables, k)
 			if tv := w.vers.of(rt); tv != nil {
 				s.spareTV = append(s.spareTV, tv)
 			}
-			r.spare = append(r.spare, rt)
+			r.drop(k)
 		}
 	}
 	for k, c := range s.vers {
