@@ -556,18 +556,12 @@ func (w *World) touchRow(e ark.Entity, id ark.ID) {
 	if !w.watched[id.Index()] {
 		return
 	}
-	rt := w.rowsOf(e)
-	if rt == nil || w.vers.of(rt) == nil {
+	tv := w.versOf(e)
+	if tv == nil {
 		return // not compared yet: its first comparison marks every block
 	}
-	tv := w.vers.of(rt)
-	st, err := w.arkStateOf()
-	if err != nil {
-		w.touch(e, id, false)
-		return
-	}
-	r := int((*st.index)[e.ID()].row)
-	if !rt.holds(r, e) {
+	_, r, ok := w.heldRow(e)
+	if !ok {
 		w.touch(e, id, false)
 		return
 	}

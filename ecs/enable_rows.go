@@ -49,11 +49,10 @@ func (q *queryBase) rowBits(ents []ark.Entity) *tableBits {
 	}
 	w := q.w
 	f := &w.bits
-	st, err := w.arkStateOf()
-	if err != nil {
-		return f.build(ents)
+	if _, err := w.arkStateOf(); err != nil {
+		return f.build(ents) // a switched entity's row cannot be found
 	}
-	f.rewriteStale(st)
+	f.rewriteStale()
 	rt := w.syncRows(ents, q.tick)
 	if rt == nil {
 		return f.build(ents)
@@ -114,18 +113,13 @@ func (tb *tableBits) rebuild(w *World, ents []ark.Entity, b int) {
 
 // rewriteStale rewrites, in the row bits of its table, the row of every
 // entity switched by the owner or moved by a component or relation
-// change since the last time, from its bits by id. A row whose entity
-// the table's record does not hold there is in a block that the next
-// sync rebuilds. Executed only by the owner, in Prepare.
-func (f *bitsFollower) rewriteStale(st arkState) {
+// change since the last time, from its bits by id. Executed only by the
+// owner, in Prepare.
+func (f *bitsFollower) rewriteStale() {
 	for _, e := range f.stale {
-		if !f.w.ark.Alive(e) {
-			continue
-		}
-		rt := f.w.rowsOf(e)
-		r := int((*st.index)[e.ID()].row)
-		if rt == nil || rt.state[f.at] == nil || !rt.holds(r, e) {
-			continue
+		rt, r, ok := f.w.heldRow(e)
+		if !ok || rt.state[f.at] == nil {
+			continue // the next sync rebuilds its block, or a pass builds it
 		}
 		tb := rt.state[f.at].(*tableBits)
 		for i, eb := range f.w.enableList {

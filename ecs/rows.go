@@ -218,9 +218,21 @@ func (r *rowRecord) drop(key tableKey) {
 	clear(r.byID) // found again by components
 }
 
-// holds reports whether the copy has e in row r: the followers' state of
-// that row is e's.
-func (rt *rowTable) holds(r int, e ark.Entity) bool { return r < len(rt.ents) && rt.ents[r] == e }
+// heldRow is the record of e's table and e's row in it, ok where the
+// record's copy holds e in that row, so that a follower's state of the
+// row is e's: a follower rewrites it there after e changed in place
+// (switched, or back in the row it left). Where the copy holds another
+// entity, the row's block moved and the next sync rebuilds it. ok is
+// false for a dead entity, and where Ark's layout is not the mirrored
+// one. Executed only by the owner.
+func (w *World) heldRow(e ark.Entity) (rt *rowTable, r int, ok bool) {
+	st, err := w.arkStateOf()
+	if err != nil || !w.ark.Alive(e) {
+		return nil, 0, false
+	}
+	rt, r = w.rowsOf(e), int((*st.index)[e.ID()].row)
+	return rt, r, rt != nil && r < len(rt.ents) && rt.ents[r] == e
+}
 
 // copyRows makes rt a copy of o's record (its followers' state aside),
 // reusing rt's memory. Executed only by the owner, in Snapshot and

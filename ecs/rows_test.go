@@ -26,7 +26,7 @@ type hopRows struct{ n []int }
 
 func (h *hops) moved(rt *rowTable, moved []int, _ uint64) {
 	st := rt.state[h.at].(*hopRows)
-	st.n = append(st.n[:0:0], st.n[:min(len(st.n), len(rt.ents))]...)
+	st.n = st.n[:min(len(st.n), len(rt.ents))]
 	for len(st.n) < len(rt.ents) {
 		st.n = append(st.n, 0)
 	}
@@ -55,13 +55,8 @@ func (h *hops) restored() {
 // Prepare would.
 func (h *hops) rows(ents []Entity) []int {
 	w := h.w
-	st, err := w.arkStateOf()
-	if err != nil {
-		panic(err)
-	}
-	for _, e := range h.stale { // as bitsFollower.rewriteStale
-		rt, r := w.rowsOf(e), int((*st.index)[e.ID()].row)
-		if w.ark.Alive(e) && rt != nil && rt.state[h.at] != nil && rt.holds(r, e) {
+	for _, e := range h.stale {
+		if rt, r, ok := w.heldRow(e); ok && rt.state[h.at] != nil {
 			rt.state[h.at].(*hopRows).n[r] = h.count[e]
 		}
 	}
@@ -75,20 +70,6 @@ func (h *hops) rows(ents []Entity) []int {
 		h.rebuilt = n
 	}
 	return rt.state[h.at].(*hopRows).n
-}
-
-// lastUntagged is the entity in the last row of the first table without
-// tag, whose move to another table and back leaves the table as it was.
-func lastUntagged(w *World, tag ark.ID) (Entity, bool) {
-	q := w.all.Query()
-	for q.NextTable() {
-		if ents := q.Entities(); !w.unsafe.HasUnchecked(ents[0], tag) {
-			e := ents[len(ents)-1]
-			q.Close()
-			return e, true
-		}
-	}
-	return Entity{}, false
 }
 
 func allBlocks(rows int) []int {
@@ -110,7 +91,7 @@ func TestRowFollower(t *testing.T) {
 	truth := map[Entity]int{} // moves to another table, counted by the test
 	rng := rand.New(rand.NewPCG(35, 2))
 	var snap Snapshot
-	checked := 0
+	checked, restores := 0, 0
 	check := func(round int) {
 		require.NoError(t, w.BeginFrame())
 		q := w.all.Query()
@@ -134,11 +115,11 @@ func TestRowFollower(t *testing.T) {
 	move := func(e Entity, add bool) { // tag added or removed, through Ark or commands
 		truth[e]++
 		b := w.NewCommands()
-		ark := rng.IntN(2) == 0
+		direct := rng.IntN(2) == 0
 		switch {
-		case ark && add:
+		case direct && add:
 			w.unsafe.Add(e, s.tagC.id)
-		case ark:
+		case direct:
 			w.unsafe.Remove(e, s.tagC.id)
 		case add:
 			s.tagC.Add(b, e, tag{})
@@ -158,7 +139,11 @@ func TestRowFollower(t *testing.T) {
 			switch op := rng.IntN(4); {
 			case op == 0:
 				b := w.NewCommands()
-				s.posC.Add(b, b.Spawn(), pos{})
+				n := b.Spawn()
+				s.posC.Add(b, n, pos{})
+				if rng.IntN(2) == 0 {
+					s.hpC.Add(b, n, health{})
+				}
 				_, err := w.Apply(b)
 				require.NoError(t, err)
 			case op == 1:
@@ -177,10 +162,25 @@ func TestRowFollower(t *testing.T) {
 		case 1:
 			if snap.w != nil {
 				require.NoError(t, w.Restore(&snap))
+				restores++
 			}
 		}
 		check(round)
 	}
-	require.Positive(t, checked)
+	require.Positive(t, restores)
 	require.Less(t, h.rebuilt, checked/4, "only what moved is rebuilt")
+}
+
+// lastUntagged is the entity in the last row of the first table without
+// tag, whose move to another table and back leaves the table as it was.
+func lastUntagged(w *World, tag ark.ID) (Entity, bool) {
+	q := w.all.Query()
+	for q.NextTable() {
+		if ents := q.Entities(); !w.unsafe.HasUnchecked(ents[0], tag) {
+			e := ents[len(ents)-1]
+			q.Close()
+			return e, true
+		}
+	}
+	return Entity{}, false
 }
