@@ -176,3 +176,48 @@ func ExamplePool_Cancel() {
 	// true jobs: WEFT-J006 "late"[0]: cancelled before it started
 	// false <nil>
 }
+
+// A plan is a frame's graph built once and run every frame: here a root,
+// three jobs after it and a join after them. Each Run schedules the same
+// jobs as Schedule would, and its handles serve Wait as Schedule's do.
+func ExamplePlan() {
+	pool, _ := jobs.New(jobs.Options{Workers: jobs.DefaultWorkers})
+	defer pool.Close()
+	var parts [3]int
+	total := 0
+	plan := pool.NewPlan()
+	root, _ := plan.Add(jobs.Job{Label: jobs.Label{Name: "root"}, Run: func(*jobs.Ctx) { total = 0 }})
+	var mids []jobs.PlanJob
+	for i := range parts {
+		m, _ := plan.Add(jobs.Job{Label: jobs.Label{Name: "part", Chunk: i}, Lo: i, Run: func(c *jobs.Ctx) {
+			lo, _ := c.Range()
+			parts[lo] = (lo + 1) * 10
+		}}, root)
+		mids = append(mids, m)
+	}
+	join, _ := plan.Add(jobs.Job{Label: jobs.Label{Name: "join"}, Run: func(*jobs.Ctx) {
+		for _, x := range parts {
+			total += x
+		}
+	}}, mids...)
+	if err := plan.Build(); err != nil {
+		panic(err)
+	}
+	for range 3 { // three frames
+		run, err := pool.Run(plan)
+		if err != nil {
+			panic(err)
+		}
+		if err := pool.Wait(run.Handle(join)); err != nil {
+			panic(err)
+		}
+		fmt.Println(total)
+		if err := pool.Reset(); err != nil {
+			panic(err)
+		}
+	}
+	// Output:
+	// 60
+	// 60
+	// 60
+}

@@ -93,6 +93,15 @@ func nodeBody(c *Ctx) {
 	d.out[i] = v
 }
 
+// pfBody is a graphSpec ParallelFor's chunk: it fills its items.
+func pfBody(c *Ctx) {
+	d := c.Data().(*nodeData)
+	lo, hi := c.Range()
+	for k := lo; k < hi; k++ {
+		d.items[k] = mix(uint64(d.i), uint64(k))
+	}
+}
+
 func runGraph(t testing.TB, p *Pool, g *graphSpec) graphResult {
 	n := len(g.deps)
 	res := graphResult{outcome: make([]Outcome, n), out: make([]uint64, n)}
@@ -109,13 +118,7 @@ func runGraph(t testing.TB, p *Pool, g *graphSpec) graphResult {
 		data := &nodeData{g: g, i: i, out: res.out}
 		if m := g.parallel[i]; m > 0 {
 			data.items = make([]uint64, m)
-			hs[i], err = p.ParallelFor(Job{Label: Label{Name: "pf"}, Data: data, Run: func(c *Ctx) {
-				d := c.Data().(*nodeData)
-				lo, hi := c.Range()
-				for k := lo; k < hi; k++ {
-					d.items[k] = mix(uint64(d.i), uint64(k))
-				}
-			}}, m, 1+i%17, deps...)
+			hs[i], err = p.ParallelFor(Job{Label: Label{Name: "pf"}, Data: data, Run: pfBody}, m, 1+i%17, deps...)
 		} else {
 			hs[i], err = p.Schedule(Job{Label: Label{Name: "node", Chunk: i}, Data: data, Run: nodeBody}, deps...)
 		}
