@@ -20,14 +20,18 @@ import (
 // (netplay.Session.Update in place of the game's Step), the other players'
 // cursors are drawn over the world, and the overlay has a netplay panel.
 // The keys that would change the world outside the inputs (rewind, save,
-// load, pause) are off.
+// load, pause, the title's Enter) are off, and so is inspecting; the line
+// of keys and the help (H) list only what works (hintNet, netKeys).
 
 // netSession is the demo's session id (the headless command's too).
 const netSession = 0xde30
 
-// netWin is the window's side of a game played together.
+// netWin is the window's side of a game played together. Its methods are
+// executed only by the window's Update (Ebiten's game goroutine, the
+// engine's owner), or by a test that owns the game.
 type netWin struct {
-	udp   *netplay.UDP
+	tr    netplay.Transport
+	addr  string // the transport's own address, for the panel
 	s     *netplay.Session[game.NetInput]
 	sp    *netplay.Spectator[game.NetInput]
 	local int
@@ -50,17 +54,26 @@ func newNetWin(g *game.Game, o options) (*netWin, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &netWin{udp: udp, local: -1, lastAt: time.Now(), line: "netplay: waiting for the other player"}
+	return openNet(g, o, udp, udp.Addr(), netplay.SystemClock())
+}
+
+// openNet makes the session (o.host, o.join) or the spectator (o.spectate)
+// on tr, whose own address is addr, with clock: UDP and the system clock
+// in the window, netplay's simulated link and a manual clock in a test.
+// On an error it closes tr.
+func openNet(g *game.Game, o options, tr netplay.Transport, addr string, clock netplay.Clock) (*netWin, error) {
+	var err error
+	n := &netWin{tr: tr, addr: addr, local: -1, lastAt: time.Now(), line: "netplay: waiting for the other player"}
 	if o.spectate != "" {
-		n.sp, err = netplay.NewSpectator(g, g.NetInputs(), netplay.SpectatorConfig{Host: o.spectate, Players: 2, Transport: udp,
-			Session: netSession, Game: g.NetID()})
+		n.sp, err = netplay.NewSpectator(g, g.NetInputs(), netplay.SpectatorConfig{Host: o.spectate, Players: 2, Transport: tr,
+			Clock: clock, Session: netSession, Game: g.NetID()})
 	} else {
 		peers := []string{"", ""}
 		n.local = 0
 		if o.join != "" {
 			n.local, peers[0] = 1, o.join
 		}
-		cfg := netplay.Config[game.NetInput]{Players: 2, Local: n.local, Peers: peers, Transport: udp, Session: netSession,
+		cfg := netplay.Config[game.NetInput]{Players: 2, Local: n.local, Peers: peers, Transport: tr, Clock: clock, Session: netSession,
 			Game: g.NetID(), InputDelay: 2}
 		if n.local == 0 {
 			cfg.Spectators = 2
@@ -68,7 +81,7 @@ func newNetWin(g *game.Game, o options) (*netWin, error) {
 		n.s, err = netplay.New(g, g.NetInputs(), cfg)
 	}
 	if err != nil {
-		return nil, errors.Join(err, udp.Close())
+		return nil, errors.Join(err, tr.Close())
 	}
 	return n, nil
 }
@@ -79,14 +92,17 @@ func (n *netWin) close() error {
 	} else {
 		n.sp.Leave()
 	}
-	return n.udp.Close()
+	return n.tr.Close()
 }
 
 // netStep runs the frame of a game played together: the camera keys, then
 // the session with this frame's input.
 func (w *window) netStep(act game.Actions, onOverlay bool) error {
-	if act.Rewind || act.Save || act.Load || act.Pause || act.Start {
-		w.say("playing together: R, F5, F9, P and Enter are off (they would change the world outside the players' inputs)")
+	if act.Rewind || act.Save || act.Load || act.Pause || act.Start || act.Step {
+		w.say("playing together: Enter, P, N, R, F5 and F9 are off (they would stop or change the world outside the players' inputs)")
+	}
+	if w.net.s == nil && (act.Burst || act.Fountain) {
+		w.say("watching: a spectator plays no input (Space, click and J are the players')")
 	}
 	in := w.readInput(onOverlay)
 	burst := in.Click || act.Burst
@@ -94,43 +110,63 @@ func (w *window) netStep(act game.Actions, onOverlay bool) error {
 	w.g.HandleInput(in) // the camera only
 	cam := w.g.Engine().Camera()
 	x, y := cam.ToWorld(in.MouseX, in.MouseY)
-	n := w.net
-	var err error
-	var events []netplay.Event
-	if n.s != nil {
-		_, err = n.s.Update(game.CursorInput(x, y, burst, act.Fountain))
-		events = n.s.Events()
-	} else {
-		_, err = n.sp.Update()
-		events = n.sp.Events()
-	}
+	events, err := w.net.update(game.CursorInput(x, y, burst, act.Fountain))
 	for _, ev := range events {
 		w.say("netplay: " + ev.String())
 	}
-	n.frames++
 	w.st.Steps++
 	return err
 }
 
-// drawCursors draws the other players' cursors over the world, from the
-// inputs of the last step (a remote one predicted until it arrives).
-func (w *window) drawCursors(screen *ebiten.Image) {
+// update runs the session with local as this player's input (a
+// spectator has none: it runs what the host sends) and returns what it
+// heard since the last frame.
+func (n *netWin) update(local game.NetInput) ([]netplay.Event, error) {
+	n.frames++
+	if n.s != nil {
+		_, err := n.s.Update(local)
+		return n.s.Events(), err
+	}
+	_, err := n.sp.Update()
+	return n.sp.Events(), err
+}
+
+// cursor is another player's cursor as drawn over the world: the player,
+// its position in world units (its input's) and on the screen.
+type cursor struct {
+	player         int
+	wx, wy, sx, sy float64
+}
+
+// cursors are the other players' cursors, from the inputs of the last
+// step (a remote one predicted until it arrives): every player's to a
+// spectator.
+func (w *window) cursors() []cursor {
 	if w.net == nil || w.g.NetInputs() == nil {
-		return
+		return nil
 	}
 	cam := *w.g.Engine().Camera()
 	minX, minY, _, _ := cam.Rect()
 	in := w.g.NetInputs()
-	cols := []color.RGBA{{0xff, 0x60, 0x60, 0xff}, {0x60, 0xd0, 0xff, 0xff}}
+	var out []cursor
 	for p := range 2 {
 		if p == w.net.local || in.Status[p] != netplay.Playing {
 			continue
 		}
-		sx := float32((float64(in.In[p].X) - minX) * cam.Zoom)
-		sy := float32((float64(in.In[p].Y) - minY) * cam.Zoom)
-		vector.StrokeLine(screen, sx-8, sy, sx+8, sy, 2, cols[p], true)
-		vector.StrokeLine(screen, sx, sy-8, sx, sy+8, 2, cols[p], true)
-		vector.StrokeCircle(screen, sx, sy, 10, 1.5, cols[p], true)
+		x, y := float64(in.In[p].X), float64(in.In[p].Y)
+		out = append(out, cursor{player: p, wx: x, wy: y, sx: (x - minX) * cam.Zoom, sy: (y - minY) * cam.Zoom})
+	}
+	return out
+}
+
+// drawCursors draws the other players' cursors over the world.
+func (w *window) drawCursors(screen *ebiten.Image) {
+	cols := []color.RGBA{{0xff, 0x60, 0x60, 0xff}, {0x60, 0xd0, 0xff, 0xff}}
+	for _, c := range w.cursors() {
+		sx, sy, col := float32(c.sx), float32(c.sy), cols[c.player]
+		vector.StrokeLine(screen, sx-8, sy, sx+8, sy, 2, col, true)
+		vector.StrokeLine(screen, sx, sy-8, sx, sy+8, 2, col, true)
+		vector.StrokeCircle(screen, sx, sy, 10, 1.5, col, true)
 	}
 }
 
@@ -147,6 +183,8 @@ func (w *window) netPanel() overlay.Panel {
 	}}
 }
 
+// refresh makes the panel's line from the figures since the last
+// refresh, dt ago.
 func (n *netWin) refresh(dt time.Duration) {
 	defer func() { n.lastAt, n.frames = time.Now(), 0 }()
 	if n.s == nil {
@@ -155,7 +193,7 @@ func (n *netWin) refresh(dt time.Duration) {
 	}
 	st := n.s.Stats()
 	if !n.s.Started() {
-		n.line = fmt.Sprintf("netplay: player %d on %s, waiting for the other player", n.local, n.udp.Addr())
+		n.line = fmt.Sprintf("netplay: player %d on %s, waiting for the other player", n.local, n.addr)
 		return
 	}
 	secs := dt.Seconds()

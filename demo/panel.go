@@ -25,6 +25,25 @@ var gameKeys = []overlay.KeyHelp{
 	{Keys: "Esc", Does: "quit"},
 }
 
+// netKeys are the keys listed in the help while playing together
+// (-host, -join) or watching (-spectate): gameKeys less those that are off
+// (netwin.go), and a line that says so.
+func netKeys(watching bool) []overlay.KeyHelp {
+	off := map[string]bool{"I, Shift+I": true, "Enter": true, "P, N": true, "R": true, "F5, F9": true}
+	note := "off while playing together: Enter, P, N, R, F5, F9 (they would stop or change the world outside the players' inputs) and inspecting (I)"
+	if watching {
+		off["Space, click"], off["J"] = true, true
+		note = "off while watching: the game's keys (Space, click, J, Enter, P, N, R, F5, F9, I); the players' inputs play"
+	}
+	var keys []overlay.KeyHelp
+	for _, k := range gameKeys {
+		if !off[k.Keys] {
+			keys = append(keys, k)
+		}
+	}
+	return append(keys, overlay.KeyHelp{Keys: "(netplay)", Does: note})
+}
+
 // gamePanel is the demo's line under the overlay's top lines: the
 // world, the sprites drawn, and whether the game is paused.
 func (w *window) gamePanel() overlay.Panel {

@@ -15,12 +15,16 @@ import (
 // The line of keys under the timeline, by what the window shows: only
 // the keys that apply now (the overlay's SetHint).
 const (
-	hintTitle    = "Enter play  Space/click burst  arrows/drag/wheel camera  I inspect  " + hintSettings + "  " + hintOverlay
-	hintPlay     = "P pause  Space/click burst  J fountain  arrows/drag/wheel camera  I inspect  PgDn/PgUp step  R rewind  F5/F9 save/load  " + hintSettings + "  " + hintOverlay
-	hintRecord   = "P pause  Space/click burst  J fountain  arrows/drag/wheel camera  I inspect  PgDn/PgUp step  F5 save  " + hintSettings + "  " + hintOverlay
-	hintPaused   = "P resume  N one step  arrows/drag/wheel camera  I inspect  PgDn/PgUp step  " + hintSettings + "  " + hintOverlay
-	hintReplay   = "P pause  N one step (paused)  " + hintSettings + "  " + hintOverlay
-	hintEnded    = hintSettings + "  " + hintOverlay
+	hintTitle  = "Enter play  Space/click burst  arrows/drag/wheel camera  I inspect  " + hintSettings + "  " + hintOverlay
+	hintPlay   = "P pause  Space/click burst  J fountain  arrows/drag/wheel camera  I inspect  PgDn/PgUp step  R rewind  F5/F9 save/load  " + hintSettings + "  " + hintOverlay
+	hintRecord = "P pause  Space/click burst  J fountain  arrows/drag/wheel camera  I inspect  PgDn/PgUp step  F5 save  " + hintSettings + "  " + hintOverlay
+	hintPaused = "P resume  N one step  arrows/drag/wheel camera  I inspect  PgDn/PgUp step  " + hintSettings + "  " + hintOverlay
+	hintReplay = "P pause  N one step (paused)  " + hintSettings + "  " + hintOverlay
+	hintEnded  = hintSettings + "  " + hintOverlay
+	// Playing together (netwin.go): only the keys that work; what else
+	// is off, in a few words.
+	hintNet      = "Space/click burst  J fountain  arrows/drag/wheel camera  " + hintSettings + "  " + hintOverlay + "  (playing together: pause, rewind, save/load and inspect are off)"
+	hintWatch    = "arrows/drag/wheel camera  " + hintSettings + "  " + hintOverlay + "  (watching: the players' inputs play; the game's keys are off)"
 	hintSettings = "+/- workers  S serial  C checks  B batch"
 	hintOverlay  = "H keys  O overlay  F freeze  K baseline  G capture  T trace  click a bar: its step  click a system: filter  Esc quit"
 )
@@ -28,6 +32,10 @@ const (
 // hint is the line of keys for what the window shows now.
 func (w *window) hint() string {
 	switch {
+	case w.net != nil && w.net.s == nil:
+		return hintWatch
+	case w.net != nil:
+		return hintNet
 	case w.rp != nil && w.rp.verdict != "":
 		return hintEnded
 	case w.rp != nil:

@@ -130,11 +130,15 @@ func newWindow(g *game.Game, o options, log io.Writer) (*window, error) {
 	if err := g.KeepRewind(); err != nil {
 		return nil, err
 	}
+	keys := gameKeys
+	if o.netplay() {
+		keys = netKeys(o.spectate != "")
+	}
 	w.ov = overlay.New(g.Engine(), overlay.Options{
 		Profiler: g.Profile(),
 		Toggle:   []ebiten.Key{ebiten.KeyO, ebiten.KeyTab}, Help: []ebiten.Key{ebiten.KeyH, ebiten.KeyF1},
 		Hidden: o.noOverlay, Budget: o.budget, Capture: o.budget > 0, TraceDir: o.tracedir, Log: log,
-		Keys: gameKeys, Baseline: base,
+		Keys: keys, Baseline: base,
 	})
 	w.ov.Add(w.gamePanel())
 	return w, nil
