@@ -3,9 +3,10 @@ package ecs
 import ark "github.com/mlange-42/ark/ecs"
 
 // The row record: what moved where in the world's tables, kept once for
-// every feature that keeps state by table row (a row follower: change
+// every feature that keeps state by table row, a row follower (change
 // detection's versions, changed.go; the on/off bits by row,
-// enable_rows.go).
+// enable_rows.go). A new one is a file with a rowFollower and a follow
+// call in NewWorld.
 //
 // Ark moves rows when an entity is spawned, despawned (the table's last
 // row fills its place) or moved to another table (a component or
@@ -17,10 +18,11 @@ import ark "github.com/mlange-42/ark/ecs"
 // it compares the table's entities with the copy, block of 64 rows by
 // block, and tells every follower that has state for the table which
 // blocks hold other entities now. So the upkeep is in proportion to what
-// moved, and a frame without structural changes costs two counters per
-// table. Followers are also told of each entity that a component or
-// relation change moved to another table (it may come back to the row it
-// left, which the comparison cannot see), and of a Restore or Load.
+// moved, and a frame without structural changes costs a lookup and two
+// counters per table. Followers are also told of each entity that a
+// component or relation change moved to another table (it may come back
+// to the row it left, which the comparison cannot see), and of a Restore
+// or Load.
 //
 // Tables are named by their components (tableKey): weft makes no
 // relation tables, and a second table with the same components met in a
@@ -143,16 +145,9 @@ func (w *World) syncRows(ents []ark.Entity, tick uint64) *rowTable {
 // newTable is an empty record for key, one a restore dropped if any, so
 // that tables that come and go allocate nothing.
 func (r *rowRecord) newTable(key tableKey) *rowTable {
-	var rt *rowTable
-	if n := len(r.spare); n > 0 {
-		rt, r.spare = r.spare[n-1], r.spare[:n-1]
-		rt.ents = rt.ents[:0]
-		rt.seen, rt.frame, rt.base = 0, 0, nil
-		clear(rt.state)
-	} else {
-		rt = &rowTable{}
-	}
-	rt.key = key
+	rt := reuse(&r.spare)
+	*rt = rowTable{key: key, ents: rt.ents[:0], state: rt.state}
+	clear(rt.state)
 	for len(rt.state) < len(r.followers) {
 		rt.state = append(rt.state, nil)
 	}

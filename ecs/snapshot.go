@@ -56,8 +56,8 @@ type Snapshot struct {
 	have    []int        // Restore's scratch: rows of src's tables that the world's keep, then their Ark ids
 	removed []ark.Entity // Restore's scratch: rows to remove
 	order   []int        // Restore's scratch: src's table of each of the world's, in Ark's order
-	spare   []*versCopy  // copies of tables that went, to reuse (newCopy)
-	spareTV []*tableVers // the world's versions of tables that went, to reuse (newVers)
+	spare   []*versCopy  // copies of tables that went, to reuse
+	spareTV []*tableVers // the world's versions of tables that went, to reuse
 }
 
 // tableCopy is one table: its components, entities and column bytes.
@@ -388,7 +388,7 @@ func (s *Snapshot) saveVersions(w *World) {
 		}
 		c := s.vers[k]
 		if c == nil {
-			c = s.newCopy()
+			c = reuse(&s.spare)
 			s.vers[k] = c
 		}
 		c.rows.copyRows(rt)
@@ -417,33 +417,23 @@ func (s *Snapshot) loadVersions(w *World) {
 		rt.copyRows(&c.rows)
 		tv := w.vers.of(rt)
 		if tv == nil {
-			tv = s.newVers()
+			tv = reuse(&s.spareTV)
 			rt.state[w.vers.at] = tv
 		}
 		tv.copyFrom(&c.vers)
 	}
 }
 
-// newCopy is a table's copy to fill, one that a table that went left
-// behind if there is one: tables come and go from step to step, and a
-// warm snapshot and restore allocate nothing.
-func (s *Snapshot) newCopy() *versCopy {
-	if n := len(s.spare); n > 0 {
-		c := s.spare[n-1]
-		s.spare = s.spare[:n-1]
-		return c
+// reuse takes the last of *spare, or makes a new T: tables come and go
+// from step to step, and a warm snapshot and restore allocate nothing.
+func reuse[T any](spare *[]*T) *T {
+	n := len(*spare)
+	if n == 0 {
+		return new(T)
 	}
-	return &versCopy{}
-}
-
-// newVers is the world's versions of a table to fill, as newCopy.
-func (s *Snapshot) newVers() *tableVers {
-	if n := len(s.spareTV); n > 0 {
-		tv := s.spareTV[n-1]
-		s.spareTV = s.spareTV[:n-1]
-		return tv
-	}
-	return &tableVers{}
+	x := (*spare)[n-1]
+	*spare = (*spare)[:n-1]
+	return x
 }
 
 // copyFrom makes tv a copy of o, reusing tv's memory.
