@@ -90,7 +90,7 @@ test: deps-test fmt-check gen-check vet staticcheck test-race test-nonrace test-
 test-race:
 	@pkgs=$$(bash scripts/pkgs.sh headless); \
 	echo "== race: go test -race, every package without Ebiten"; \
-	go test -race -count=1 -timeout 15m $$pkgs
+	go test -race -count=1 -timeout 30m $$pkgs
 
 test-nonrace:
 	@pkgs=$$(bash scripts/pkgs.sh norace); \

@@ -17,6 +17,9 @@ import (
 	"github.com/weft-engine/weft/systems"
 )
 
+// raceOn is the package's own (race_test.go), for the external tests.
+const raceOn = game.RaceOn
+
 func newGame(t *testing.T, cfg game.Config) *game.Game {
 	g, err := game.New(cfg)
 	require.NoError(t, err)
