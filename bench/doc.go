@@ -23,7 +23,9 @@
 //
 // A scheduler runs W3 in two forms: form=1000jobs, a job per middle job,
 // and form=1range, the middle jobs as one range (weft's ParallelFor; the
-// Go executors have none, so they skip it). W4 forks in two forms:
+// Go executors have none, so they skip it). weft adds form=1000jobs-plan,
+// form=1000jobs's graph built once as a jobs.Plan and run every op, as the
+// C++ peers run theirs. W4 forks in two forms:
 // fork=2 schedules both children and waits for both, fork=1+inline
 // schedules one, where others may steal it, and computes the other itself
 // (weft's Ctx.Fork). serial and pinned have one form, named by the impl

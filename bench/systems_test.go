@@ -59,11 +59,16 @@ const (
 	// dagRange: one range of w3Width items after the root (weft's
 	// ParallelFor, enkiTS's one task set), split as the scheduler sees fit.
 	dagRange
+	// dagPlan: dagJobs's graph built once and run every op (weft's
+	// jobs.Plan), as the C++ peers run their form=1000jobs.
+	dagPlan
 )
 
-var dagForms = []dagForm{dagJobs, dagRange}
+var dagForms = []dagForm{dagJobs, dagRange, dagPlan}
 
-func (f dagForm) String() string { return [...]string{"form=1000jobs", "form=1range"}[f] }
+func (f dagForm) String() string {
+	return [...]string{"form=1000jobs", "form=1range", "form=1000jobs-plan"}[f]
+}
 
 // A forkForm is how W4 forks; its String is the sub-benchmark's name.
 type forkForm int

@@ -17,6 +17,9 @@ type weft struct {
 	hs           []jobs.Handle // W1 batch and W3 middle-job handles
 	fibs         []int64       // W4 result slots, indexed as a binary tree (root 1)
 	fib2F, fib1F jobs.Func     // W4 job bodies, w.fib2Job and w.fib1Job
+	plan         *jobs.Plan    // W3's graph built once (form=1000jobs-plan) ...
+	planFor      *dag          // ... for this dag
+	planJoin     jobs.PlanJob  // its join
 
 	stats0, stats1 []jobs.WorkerStats // the pool's counters at begin and report
 }
@@ -90,6 +93,9 @@ func weftMids(c *jobs.Ctx) {
 }
 
 func (w *weft) wideDAG(d *dag, f dagForm) error {
+	if f == dagPlan {
+		return w.planDAG(d)
+	}
 	root, err := w.p.Schedule(jobs.Job{Run: weftRoot, Data: d})
 	if err != nil {
 		return err
@@ -112,6 +118,36 @@ func (w *weft) wideDAG(d *dag, f dagForm) error {
 		return err
 	}
 	return w.frame(join)
+}
+
+// planDAG runs W3's graph as a jobs.Plan, built on the first op for d
+// (as the C++ peers build theirs) and run every op after.
+func (w *weft) planDAG(d *dag) error {
+	if w.planFor != d {
+		p := w.p.NewPlan()
+		root, err := p.Add(jobs.Job{Run: weftRoot, Data: d})
+		if err != nil {
+			return err
+		}
+		mids := make([]jobs.PlanJob, w3Width)
+		for i := range mids {
+			if mids[i], err = p.Add(jobs.Job{Run: weftMid, Data: d, Lo: i}, root); err != nil {
+				return err
+			}
+		}
+		if w.planJoin, err = p.Add(jobs.Job{Run: weftJoin, Data: d}, mids...); err != nil {
+			return err
+		}
+		if err := p.Build(); err != nil {
+			return err
+		}
+		w.plan, w.planFor = p, d
+	}
+	run, err := w.p.Run(w.plan)
+	if err != nil {
+		return err
+	}
+	return w.frame(run.Handle(w.planJoin))
 }
 
 func (w *weft) fib(n int, f forkForm) (int64, error) {

@@ -106,3 +106,59 @@ func BenchmarkParallelForOverhead(b *testing.B) {
 		}
 	})
 }
+
+// wideWidth is the middle jobs of BenchmarkWideFrame: bench/'s W3 graph
+// with empty bodies, so that only the pool's cost is timed.
+const wideWidth = 1000
+
+// BenchmarkWideFrame is a frame of a root, wideWidth empty jobs after it
+// and a join after them, then Reset: scheduled job by job
+// (form=schedule), or run from a Plan built once (form=plan). One op is
+// one frame.
+func BenchmarkWideFrame(b *testing.B) {
+	b.Run("form=schedule", func(b *testing.B) {
+		mids := make([]Handle, wideWidth)
+		onEachPool(b, func(b *testing.B, p *Pool) {
+			for range b.N {
+				root, _ := p.Schedule(Job{Run: empty})
+				for i := range mids {
+					mids[i], _ = p.Schedule(Job{Run: empty, Lo: i}, root)
+				}
+				join, _ := p.Schedule(Job{Run: empty}, mids...)
+				wideFrame(b, p, join)
+			}
+		})
+	})
+	b.Run("form=plan", func(b *testing.B) {
+		onEachPool(b, func(b *testing.B, p *Pool) {
+			pl := p.NewPlan()
+			root, _ := pl.Add(Job{Run: empty})
+			mids := make([]PlanJob, wideWidth)
+			for i := range mids {
+				mids[i], _ = pl.Add(Job{Run: empty, Lo: i}, root)
+			}
+			join, _ := pl.Add(Job{Run: empty}, mids...)
+			if err := pl.Build(); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				run, err := p.Run(pl)
+				if err != nil {
+					b.Fatal(err)
+				}
+				wideFrame(b, p, run.Handle(join))
+			}
+		})
+	})
+}
+
+// wideFrame waits for join and ends the frame. Executed by p's owner.
+func wideFrame(b *testing.B, p *Pool, join Handle) {
+	if err := p.Wait(join); err != nil {
+		b.Fatal(err)
+	}
+	if err := p.Reset(); err != nil {
+		b.Fatal(err)
+	}
+}

@@ -19,9 +19,12 @@
 // (it panicked), Cancelled or Blocked (a prerequisite did not succeed); an
 // Event is a job without a body that Trigger finishes, from any goroutine.
 // Reset ends the frame: every Handle of it goes stale and the arena is
-// reused, so a steady frame loop allocates nothing. docs/ARCHITECTURE.md
-// ("jobs: the pool") has lazy splitting, solo frames, idle spinning and
-// the wait-for graph. schedule.go, loop.go, wait.go, waitgraph.go and
-// adapt.go state their caller at the top, and every function that touches
-// shared state who may call it and the ordering it relies on.
+// reused, so a steady frame loop allocates nothing. A frame whose graph is
+// the same every frame can build it once as a Plan: Pool.Run schedules it
+// whole, as Schedule would job by job, at the cost of a copy.
+// docs/ARCHITECTURE.md ("jobs: the pool") has lazy splitting, solo frames,
+// idle spinning and the wait-for graph. schedule.go, plan.go, loop.go,
+// wait.go, waitgraph.go and adapt.go state their caller at the top, and
+// every function that touches shared state who may call it and the
+// ordering it relies on.
 package jobs

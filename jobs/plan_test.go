@@ -154,48 +154,86 @@ func TestPlanSerialOrderIsScheduling(t *testing.T) {
 	for seed := range 6 {
 		rng := rand.New(rand.NewPCG(uint64(seed), 5))
 		g := randomGraph(rng, 10+rng.IntN(80))
-		p, err := New(Options{Workers: 0, MaxJobs: 1 << 14})
-		require.NoError(t, err)
-		p.SetTracing(true)
-
-		out := make([]uint64, len(g.deps))
-		pl, _, _ := planOf(t, p, &g, nil, out)
-		// Scheduled one by one, in Add order, from the plan's own nodes.
-		hs := make([]Handle, len(pl.nodes))
-		for i, nd := range pl.nodes {
-			deps := make([]Handle, len(nd.deps))
-			for k, d := range nd.deps {
-				deps[k] = hs[d]
-			}
-			if nd.pfor {
-				hs[i], err = p.ParallelFor(nd.job, nd.n, nd.batch, deps...)
-			} else {
-				hs[i], err = p.Schedule(nd.job, deps...)
-			}
-			require.NoError(t, err)
-		}
-		all, err := p.Combine(hs...)
-		require.NoError(t, err)
-		wantErr := fmt.Sprint(p.Wait(all))
-		want := traceSteps(t, p)
-		wantOut := append([]uint64(nil), out...)
-		require.NoError(t, p.Reset())
-
-		clear(out)
-		run, err := p.Run(pl)
-		require.NoError(t, err)
-		for i := range hs {
-			assert.Equal(t, hs[i].Index(), run.Handle(PlanJob(i)).Index(), "seed %d: job %d's index", seed, i)
-			hs[i] = run.Handle(PlanJob(i))
-		}
-		all, err = p.Combine(hs...)
-		require.NoError(t, err)
-		assert.Equal(t, wantErr, fmt.Sprint(p.Wait(all)), "seed %d: Wait's error", seed)
-		assert.Equal(t, want, traceSteps(t, p), "seed %d: trace", seed)
-		assert.Equal(t, wantOut, out, "seed %d: outputs", seed)
-		require.NoError(t, p.Reset())
-		require.NoError(t, p.Close())
+		requirePlanIsScheduling(t, &g, fmt.Sprintf("seed %d", seed))
 	}
+}
+
+// FuzzPlanSerialOrder is TestPlanSerialOrderIsScheduling on graphs made
+// from bytes, two a job: prerequisites (none, the job before, one
+// earlier, two earlier), a failure, a ParallelFor or children forked.
+func FuzzPlanSerialOrder(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 0, 2, 0, 3, 1, 0x21, 7, 0x12, 1, 0x43, 2, 1, 5})
+	f.Add([]byte{0x20, 9, 0x61, 3, 0x13, 0, 2, 1, 0x22, 40, 3, 2})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		n := min(len(ops)/2, 64)
+		g := graphSpec{deps: make([][]int, n), fail: make([]bool, n), cancel: make([]bool, n), fork: make([]int, n), parallel: make([]int, n)}
+		for i := range n {
+			b0, b1 := ops[2*i], int(ops[2*i+1])
+			switch {
+			case i == 0 || b0%4 == 0:
+			case b0%4 == 1:
+				g.deps[i] = []int{i - 1}
+			case b0%4 == 2:
+				g.deps[i] = []int{b1 % i}
+			default:
+				g.deps[i] = []int{b1 % i, (b1 / 7) % i}
+			}
+			g.fail[i] = b0&0x10 != 0
+			if b0&0x20 != 0 {
+				g.parallel[i] = b1 % 50
+			} else if b0&0x40 != 0 {
+				g.fork[i] = 1 + b1%3
+			}
+		}
+		requirePlanIsScheduling(t, &g, "")
+	})
+}
+
+// requirePlanIsScheduling runs g on a new serial executor scheduled one
+// by one, then as a Plan, and requires the same indices, Wait error,
+// trace and outputs. what names g in failures.
+func requirePlanIsScheduling(t *testing.T, g *graphSpec, what string) {
+	p, err := New(Options{Workers: 0, MaxJobs: 1 << 14})
+	require.NoError(t, err)
+	defer p.Close()
+	p.SetTracing(true)
+
+	out := make([]uint64, len(g.deps))
+	pl, _, _ := planOf(t, p, g, nil, out)
+	// Scheduled one by one, in Add order, from the plan's own nodes.
+	hs := make([]Handle, len(pl.nodes))
+	for i, nd := range pl.nodes {
+		deps := make([]Handle, len(nd.deps))
+		for k, d := range nd.deps {
+			deps[k] = hs[d]
+		}
+		if nd.pfor {
+			hs[i], err = p.ParallelFor(nd.job, nd.n, nd.batch, deps...)
+		} else {
+			hs[i], err = p.Schedule(nd.job, deps...)
+		}
+		require.NoError(t, err)
+	}
+	all, err := p.Combine(hs...)
+	require.NoError(t, err)
+	wantErr := fmt.Sprint(p.Wait(all))
+	want := traceSteps(t, p)
+	wantOut := append([]uint64(nil), out...)
+	require.NoError(t, p.Reset())
+
+	clear(out)
+	run, err := p.Run(pl)
+	require.NoError(t, err)
+	for i := range hs {
+		assert.Equal(t, hs[i].Index(), run.Handle(PlanJob(i)).Index(), "%s: job %d's index", what, i)
+		hs[i] = run.Handle(PlanJob(i))
+	}
+	all, err = p.Combine(hs...)
+	require.NoError(t, err)
+	assert.Equal(t, wantErr, fmt.Sprint(p.Wait(all)), "%s: Wait's error", what)
+	assert.Equal(t, want, traceSteps(t, p), "%s: trace", what)
+	assert.Equal(t, wantOut, out, "%s: outputs", what)
+	require.NoError(t, p.Reset())
 }
 
 // A failure in a plan blocks its dependents with that failure as the
