@@ -3,6 +3,7 @@ package jobs
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -218,7 +219,7 @@ func requirePlanIsScheduling(t *testing.T, g *graphSpec, what string) {
 	require.NoError(t, err)
 	wantErr := fmt.Sprint(p.Wait(all))
 	want := traceSteps(t, p)
-	wantOut := append([]uint64(nil), out...)
+	wantOut := slices.Clone(out)
 	require.NoError(t, p.Reset())
 
 	clear(out)
