@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // The wire format: every packet is a header, a payload of its kind and an
@@ -298,11 +299,12 @@ func appendStamp(dst []byte, v uint32) []byte {
 // cursor moving a few units a step its low bytes and a mask.
 func appendRun(dst, raw []byte, stride int) []byte {
 	m := (stride + 7) / 8
-	var zero [256]byte
-	prev := zero[:min(stride, len(zero))]
+	var buf [256]byte // zeros: no allocation for an input of up to 256 bytes
+	zero := buf[:]
 	if stride > len(zero) {
-		prev = make([]byte, stride)
+		zero = make([]byte, stride)
 	}
+	prev := zero[:stride]
 	for i := 0; i < len(raw); {
 		cur := raw[i : i+stride]
 		if string(cur) == string(prev) {
@@ -479,7 +481,7 @@ func (d *decoder) run(n, stride int) []byte {
 		if d.err != nil {
 			break
 		}
-		if string(mask) == string(make([]byte, m)) {
+		if !slices.ContainsFunc(mask, func(b byte) bool { return b != 0 }) {
 			k := int(d.uvarint(uint64((n-len(out))/stride-1))) + 1
 			if same && d.err == nil {
 				d.err = fmt.Errorf("two runs of equal steps in a row: not their one form")

@@ -153,6 +153,20 @@ func TestPacketFields(t *testing.T) {
 	}
 }
 
+// A stride longer than the buffer of zeros appendRun keeps (a spectator's
+// steps of four large inputs) codes and reads the same.
+func TestPacketLongStride(t *testing.T) {
+	for _, stride := range []int{255, 256, 257, 1028, 4096} {
+		in := make([]byte, stride)
+		in[0], in[stride/2], in[stride-1] = 1, 2, 3
+		d := Data{Frame: 9, Ack: 8, Stride: uint16(stride), InStart: 9, Inputs: in}
+		b := AppendPacket(nil, &Packet{Kind: KindData, Session: 42, From: 1, Seq: 1, Data: d}, testKey)
+		p, err := newTestReader().Read(b, "b", 9)
+		require.NoError(t, err, "stride %d", stride)
+		assert.Equal(t, d, p.Data, "stride %d", stride)
+	}
+}
+
 // A malformed field inside a payload whose tag checks (a peer's bug) is
 // refused too: every length and flag is checked.
 func TestReaderFields(t *testing.T) {
