@@ -61,6 +61,7 @@ type participant struct {
 	owed                                 uint32               // the job whose holds w still has to release (see owe): index+1, 0 for none; this goroutine only
 	owedN                                int32                // how many holds of it
 	slot, slotEnd                        uint32               // parts[0]: job slots reserved ahead, [slot, slotEnd) unused (see reserveJob); its driver only
+	dropped                              uint32               // parts[0]: slots reserved ahead that a plan's run left unused this frame (see reserveJobs); its driver only
 	edge, edgeEnd                        uint32               // parts[0]: edge slots reserved ahead, [edge, edgeEnd) unused (see reserveEdges); its driver only
 	busySince                            int64                // start of the current streak of jobs + 1, 0 outside one; this goroutine only
 	spinBudget                           int64                // how long it spins before parking (see learnIdle); this goroutine only
@@ -710,3 +711,8 @@ func (p *Pool) publish(w *participant) {
 		p.ec.notify(true)
 	}
 }
+
+// unused is the slots of the frame that w, parts[0], reserved and that
+// hold no job: those reserved ahead and not used yet, and those dropped
+// (see reserveJobs). Executed only by the driver of parts[0].
+func (w *participant) unused() uint64 { return uint64(w.slotEnd-w.slot) + uint64(w.dropped) }

@@ -243,18 +243,23 @@ func (p *Pool) place(w *participant, g *Plan) (PlanRun, error) {
 }
 
 // reserveJobs reserves n consecutive job slots on behalf of w (nil for a
-// guest): the driver of parts[0] from those it reserved ahead when they
-// hold n, else straight from the arena, leaving its range as it is (a
-// range's unused slots are counted as such in idle and Reset, so it must
-// not be dropped as reserveAhead drops an edge range's rest). Any
-// goroutine; only the driver of parts[0] touches its slots.
+// guest), the driver of parts[0] through reserveAhead as reserveJob does,
+// so that the owner's jobs keep increasing indices, dense while only it
+// schedules. Where reserveAhead drops the rest of the range (another
+// goroutine reserved right after it), those slots are no jobs and never
+// finish: dropped counts them, for idle and Reset. Any goroutine; only the
+// driver of parts[0] touches its slots.
 func (p *Pool) reserveJobs(w *participant, n int) (uint32, bool) {
 	if n == 0 {
 		return 0, true
 	}
-	if w != nil && w.id == 0 && int(w.slotEnd-w.slot) >= n {
-		w.slot += uint32(n)
-		return w.slot - uint32(n), true
+	if w == nil || w.id != 0 {
+		return p.jobs.reserve(n)
 	}
-	return p.jobs.reserve(n)
+	from, left := w.slot, w.slotEnd-w.slot
+	first, ok := reserveAhead(p.jobs, &w.slot, &w.slotEnd, n)
+	if ok && first != from {
+		w.dropped += left
+	}
+	return first, ok
 }

@@ -418,3 +418,44 @@ func TestPlanRunAllocatesNothing(t *testing.T) {
 		require.NoError(t, p.Close())
 	}
 }
+
+// The owner's jobs keep increasing indices with plan runs among its
+// Schedules, dense while only it schedules; where a guest reserved a slot
+// in between, the owner's slots reserved ahead are dropped, counted, and
+// Reset still finds the frame idle.
+func TestPlanRunIndicesIncrease(t *testing.T) {
+	for _, guest := range []bool{false, true} {
+		p, err := New(Options{Workers: 1})
+		require.NoError(t, err)
+		pl := p.NewPlan()
+		a, _ := pl.Add(Job{})
+		_, _ = pl.ParallelFor(Job{Run: empty}, 100, 1, a)
+		for range 98 {
+			_, _ = pl.Add(Job{}, a)
+		}
+		require.NoError(t, pl.Build())
+		for range 3 {
+			var idx []int
+			h := mustSchedule(t, p, Job{})
+			idx = append(idx, h.Index())
+			if guest { // as a guest's Schedule while another call holds the owner deque
+				g, err := p.schedule(nil, Job{}, nil)
+				require.NoError(t, err)
+				assert.Equal(t, ownerSlots, g.Index(), "after the owner's slots reserved ahead")
+			}
+			run, err := p.Run(pl)
+			require.NoError(t, err)
+			idx = append(idx, run.Handle(0).Index(), run.Handle(99).Index())
+			idx = append(idx, mustSchedule(t, p, Job{}).Index())
+			assert.True(t, slices.IsSorted(idx), "guest %v: %v", guest, idx)
+			if !guest {
+				assert.Equal(t, []int{0, 1, 101, 102}, idx, "dense")
+			} else {
+				assert.Equal(t, []int{0, ownerSlots + 1, ownerSlots + 101, ownerSlots + 102}, idx)
+				assert.Equal(t, uint32(ownerSlots-1), p.parts[0].dropped)
+			}
+			require.NoError(t, p.Reset())
+		}
+		require.NoError(t, p.Close())
+	}
+}

@@ -310,8 +310,8 @@ func (p *Pool) Reset() error {
 	defer p.leave(w)
 	err := p.drain(w, "Reset")
 	p.adapt()
-	p.finishedFrames += uint64(p.jobs.next.Load()) - uint64(w.slotEnd-w.slot)
-	w.slot, w.slotEnd = 0, 0 // the owner's slots reserved ahead go with the arenas
+	p.finishedFrames += uint64(p.jobs.next.Load()) - w.unused()
+	w.slot, w.slotEnd, w.dropped = 0, 0, 0 // the owner's slots reserved ahead go with the arenas
 	w.edge, w.edgeEnd = 0, 0
 	p.jobs.reset()
 	p.edges.reset()

@@ -82,8 +82,8 @@ func (p *Pool) sleepUntil(target *record) {
 }
 
 // idle reports whether no job is in flight: every job made in the arena
-// (its reserved slots less those parts[0] reserved ahead and has not used)
-// is finished and published. Executed only by the driver of parts[0].
+// (its reserved slots less those parts[0] reserved ahead and has not used,
+// see participant.unused) is finished and published. Executed only by the driver of parts[0].
 // Reading the done counts before the arena's count makes it conservative:
 // a job is reserved before it can finish.
 func (p *Pool) idle() bool {
@@ -91,8 +91,7 @@ func (p *Pool) idle() bool {
 	for _, w := range p.parts {
 		done += w.done.Load()
 	}
-	unused := uint64(p.parts[0].slotEnd - p.parts[0].slot)
-	return done+unused == p.finishedFrames+uint64(p.jobs.next.Load())
+	return done+p.parts[0].unused() == p.finishedFrames+uint64(p.jobs.next.Load())
 }
 
 // drain helps until no job is in flight, cancelling events never triggered
