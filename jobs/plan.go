@@ -147,18 +147,17 @@ func (g *Plan) Build() error {
 // Len is the number of nodes in g. Any goroutine, once g is built.
 func (g *Plan) Len() int { return len(g.nodes) }
 
-// PlanRun is one run of a Plan: its nodes' handles in the frame it was
+// PlanRun is one run of a Plan: its jobs' handles in the frame it was
 // run in.
 type PlanRun struct {
 	g *Plan
 	h Handle // the run's first record
 }
 
-// Handle is node n's handle in the run's frame, for Wait, Outcome,
-// Cancel and as a prerequisite; a ParallelFor node's is the handle that
-// Pool.ParallelFor returns. A
-// job not in the plan gives the zero Handle, which those calls refuse
-// with ErrForeignHandle. Any goroutine.
+// Handle is job n's handle in the run's frame, for Wait, Outcome, Cancel
+// and as a prerequisite; a ParallelFor job's is the one Pool.ParallelFor
+// returns. A job not in the plan gives the zero Handle, which those calls
+// refuse with ErrForeignHandle. Any goroutine.
 func (in PlanRun) Handle(n PlanJob) Handle {
 	if in.g == nil || n < 0 || int(n) >= len(in.g.first) {
 		return Handle{}
