@@ -23,11 +23,14 @@
 // checks off, and the serial executor with checks on and off). Set-up
 // outside the timed region is the suite's for every candidate.
 //
-// BenchmarkSuite/<workload>/<candidate>/N=<n> is every candidate at the
-// suite's N (1 to 1,000,000); each reports ns/entity as the suite's runner
-// computes it. make bench-ecs runs them through bench/cmd/benchrun, each
-// configuration its own process over shuffled rounds. TestSameWork (part of
-// make test's bench step) runs every candidate for three ops at small N: a
-// candidate whose check fails (the suite's sums, weft's rows visited and
+// Workloads lists them. BenchmarkSuite/<workload>/<candidate>/N=<n> is
+// every candidate at the suite's N (1 to 1,000,000); each reports
+// ns/entity as the suite's runner computes it. make bench-ecs (bench.sh)
+// runs them through bench/cmd/benchrun, each configuration its own process
+// over shuffled rounds, and cmd/ecstable prints the tables of
+// docs/PERFORMANCE.md; cmd/suite runs them through the suite's own runner
+// (util.RunBenchmarks: every candidate in one process). TestSameWork (part
+// of make test's bench step) runs every candidate for three ops at small N:
+// a candidate whose check fails (the suite's sums, weft's rows visited and
 // entity counts) fails it.
 package ecsbench

@@ -5,55 +5,16 @@ import (
 	"fmt"
 	"testing"
 
-	addremove "github.com/weft-engine/weft/bench/ecsbench/add_remove"
-	"github.com/weft-engine/weft/bench/ecsbench/create2comp"
-	"github.com/weft-engine/weft/bench/ecsbench/delete2comp"
-	newworld "github.com/weft-engine/weft/bench/ecsbench/new_world"
-	"github.com/weft-engine/weft/bench/ecsbench/query256arch"
-	"github.com/weft-engine/weft/bench/ecsbench/query2comp"
-	"github.com/weft-engine/weft/bench/ecsbench/query32arch"
 	"github.com/weft-engine/weft/bench/ecsbench/random"
-	"github.com/weft-engine/weft/bench/ecsbench/util"
 	"github.com/weft-engine/weft/bench/ecsbench/weftrun"
 )
-
-// workload is one of the suite's benchmarks (its name in the suite's
-// bench/run.go) with weft's candidates added.
-type workload struct {
-	name string
-	util.Benchmarks
-}
-
-func workloads() []workload {
-	ws := []struct {
-		name  string
-		suite func() util.Benchmarks
-		weft  func() []util.Benchmark
-	}{
-		{"query2comp", query2comp.Benchmarks, query2comp.Weft},
-		{"query32arch", query32arch.Benchmarks, query32arch.Weft},
-		{"query256arch", query256arch.Benchmarks, query256arch.Weft},
-		{"random", random.Benchmarks, random.Weft},
-		{"create2comp", create2comp.Benchmarks, create2comp.Weft},
-		{"delete2comp", delete2comp.Benchmarks, delete2comp.Weft},
-		{"add_remove", addremove.Benchmarks, addremove.Weft},
-		{"new_world", newworld.Benchmarks, newworld.Weft},
-	}
-	out := make([]workload, len(ws))
-	for i, w := range ws {
-		bs := w.suite()
-		bs.Benches = append(bs.Benches, w.weft()...)
-		out[i] = workload{w.name, bs}
-	}
-	return out
-}
 
 // BenchmarkSuite runs every workload's candidates at the suite's N:
 // BenchmarkSuite/<workload>/<candidate>/N=<n>, each reporting ns/entity
 // as the suite's runner computes it (time over ops × n).
 func BenchmarkSuite(b *testing.B) {
-	for _, w := range workloads() {
-		b.Run(w.name, func(b *testing.B) {
+	for _, w := range Workloads() {
+		b.Run(w.Name, func(b *testing.B) {
 			for _, c := range w.Benches {
 				b.Run(c.Name, func(b *testing.B) {
 					for _, n := range w.N {
@@ -79,15 +40,15 @@ func BenchmarkSuite(b *testing.B) {
 // zero result.
 func TestSameWork(t *testing.T) {
 	defer threeOps(t)()
-	for _, w := range workloads() {
+	for _, w := range Workloads() {
 		for _, c := range w.Benches {
 			for _, n := range []int{1, 64, 1000} {
-				if w.name == "new_world" && n != 1 {
+				if w.Name == "new_world" && n != 1 {
 					continue
 				}
 				r := testing.Benchmark(func(b *testing.B) { c.F(b, n) })
 				if r.N != 3 {
-					t.Errorf("%s/%s/N=%d: ran %d ops, want 3 (a check failed)", w.name, c.Name, n, r.N)
+					t.Errorf("%s/%s/N=%d: ran %d ops, want 3 (a check failed)", w.Name, c.Name, n, r.N)
 				}
 			}
 		}
