@@ -10,7 +10,8 @@
 # Targets are found, not listed here: a package's test files with a
 # `func Fuzz` are asked for their targets (go test -list). Packages
 # importing Ebiten are skipped: they panic at init without a display.
-# Today: jobs FuzzGraph (the job graph), ecs FuzzCommands (playback against
+# Today: jobs FuzzGraph (the job graph) and FuzzPlanSerialOrder (a graph
+# built once), ecs FuzzCommands (playback against
 # a model) and FuzzLoad (save files), replay FuzzRead (replay files),
 # profile FuzzReadReport (captures given to headless -compare),
 # internal/interact FuzzScene (the interaction scene's seed), netplay
@@ -22,6 +23,16 @@
 set -euo pipefail
 
 fuzztime=${1:?usage: fuzz.sh FUZZTIME}
+
+# deadline_only says whether a failed run's output ($1) is only Go 1.26's
+# coordinator race at the end of a duration -fuzztime (go.dev/issue/75804):
+# the target's one failure line is "context deadline exceeded" and no
+# failing input was written. A crash, a failed check or a hung worker
+# writes an input and fails the run as before.
+deadline_only() {
+	grep -q '^    context deadline exceeded$' "$1" && ! grep -q 'Failing input written to' "$1" &&
+		[ "$(grep -c '^--- FAIL' "$1")" -eq 1 ] && ! grep -q '^panic:\|^fatal error:' "$1"
+}
 parallel=${FUZZPARALLEL:-2}
 minimize=${FUZZMINIMIZE:-5s}
 found=0
@@ -36,10 +47,16 @@ while IFS=$'\t' read -r pkg dir; do
 	for name in $(grep '^Fuzz' <<<"$list" || true); do
 		found=$((found + 1))
 		echo "== fuzz: $pkg $name ($fuzztime, -parallel $parallel)"
+		out=$(mktemp)
 		if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -fuzzminimizetime "$minimize" \
-			-parallel "$parallel" "$pkg" </dev/null; then
-			failed+=("$pkg $name")
+			-parallel "$parallel" "$pkg" </dev/null 2>&1 | tee "$out"; then
+			if deadline_only "$out"; then
+				echo "fuzz: $name stopped with Go's own 'context deadline exceeded' at the end of -fuzztime and no failing input (go.dev/issue/75804, fixed in Go 1.27): not a failure of the target"
+			else
+				failed+=("$pkg $name")
+			fi
 		fi
+		rm -f "$out"
 	done
 done < <(go list -f '{{.ImportPath}}{{"\t"}}{{.Dir}}' $pkgs)
 if [ "$found" -eq 0 ]; then
