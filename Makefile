@@ -64,7 +64,7 @@ help:
 	@echo "make bench-w1-hog [ROUNDS=9]  bench/'s W1, weft against the Go peers, with a CPU hog on core 1: bench/$(RESULTS)/w1-hog.txt"
 	@echo "make bench-peers [ROUNDS=9] [WORKLOADS=1234] [OUT=peers.txt]  make bench's workloads with enkiTS and Taskflow (C++) in the same rounds: bench/$(RESULTS)/peers.txt"
 	@echo "make bench-demo [ROUNDS=9]   the demo window under Xvfb, serial against 1 worker: TPS and FPS"
-	@echo "make bench-ecs [ROUNDS=9] [ECS_BENCHTIME=20ms] [ECS_BENCHTIME_1M=300ms]  go-ecs-benchmarks' workloads, weft beside Ark, Arche, Donburi, ggecs, uot, Volt: bench/$(RESULTS)/ecs-suite-*.txt"
+	@echo "make bench-ecs [ROUNDS=9] [ECS_BENCHTIME=20ms] [ECS_BENCHTIME_LARGE=300ms]  go-ecs-benchmarks' workloads, weft beside Ark, Arche, Donburi, ggecs, uot, Volt: bench/$(RESULTS)/ecs-suite-*.txt"
 	@echo "make screenshots       the README's pictures into docs/img/ (scripts/screenshots.sh)"
 	@echo "make web [WEB_ADDR=127.0.0.1:8080]  the demo and the examples in the browser (GOOS=js GOARCH=wasm), served on localhost"
 	@echo "make test-web          the demo in headless Chromium: it draws, its world moves (also part of make test)"
@@ -237,9 +237,9 @@ bench-peers:
 # candidates each has) into bench/$(RESULTS)/ecs-suite-*.txt; then the
 # tables (bench/ecsbench/cmd/ecstable).
 ECS_BENCHTIME ?= 20ms
-ECS_BENCHTIME_1M ?= 300ms
+ECS_BENCHTIME_LARGE ?= 300ms
 bench-ecs:
-	cd bench && bash ecsbench/bench.sh $(RESULTS) $(ROUNDS) "$(PROCS)" $(ECS_BENCHTIME) $(ECS_BENCHTIME_1M)
+	cd bench && bash ecsbench/bench.sh $(RESULTS) $(ROUNDS) "$(PROCS)" $(ECS_BENCHTIME) $(ECS_BENCHTIME_LARGE)
 
 # Redraws docs/img/plot-*.png from the committed peers.txt (weft, the Go
 # peers and the C++ peers of one make bench-peers run) and frame.txt of
