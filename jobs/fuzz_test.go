@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/weft-engine/weft/internal/fault"
+	"github.com/weft-engine/weft/internal/fuzzcrash"
 )
 
 // FuzzGraph builds frames of jobs from random bytes: dependencies (also on
@@ -13,6 +14,7 @@ import (
 // and jobs that wait from inside on other jobs or on their own descendants.
 // It must never hang, crash, or return an error of an unexpected kind.
 func FuzzGraph(f *testing.F) {
+	fuzzcrash.Keep()
 	f.Add([]byte{0, 0, 0, 1, 4, 0, 5, 0, 3, 1, 7, 0, 0, 2, 3, 0})
 	f.Add([]byte{6, 3, 1, 0, 2, 1, 0, 1, 8, 0, 3, 2, 7, 1, 0, 0, 3, 0})
 	f.Add([]byte{4, 0, 4, 1, 5, 0, 5, 1, 0, 0, 3, 4, 9, 9})

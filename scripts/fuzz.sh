@@ -48,15 +48,24 @@ while IFS=$'\t' read -r pkg dir; do
 		found=$((found + 1))
 		echo "== fuzz: $pkg $name ($fuzztime, -parallel $parallel)"
 		out=$(mktemp)
-		if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -fuzzminimizetime "$minimize" \
-			-parallel "$parallel" "$pkg" </dev/null 2>&1 | tee "$out"; then
+		crashes=$(mktemp -d)
+		if ! WEFT_FUZZ_CRASH_DIR=$crashes go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" \
+			-fuzzminimizetime "$minimize" -parallel "$parallel" "$pkg" </dev/null 2>&1 | tee "$out"; then
+			# A worker's own output is discarded by go test; what a target
+			# kept with internal/fuzzcrash is printed here.
+			for c in "$crashes"/*; do
+				if [ -s "$c" ]; then
+					echo "fuzz: what a fuzzing process of $name printed as it died ($c):"
+					cat "$c"
+				fi
+			done
 			if deadline_only "$out"; then
 				echo "fuzz: $name stopped with Go's own 'context deadline exceeded' at the end of -fuzztime and no failing input (go.dev/issue/75804, fixed in Go 1.27): not a failure of the target"
 			else
 				failed+=("$pkg $name")
 			fi
 		fi
-		rm -f "$out"
+		rm -rf "$out" "$crashes"
 	done
 done < <(go list -f '{{.ImportPath}}{{"\t"}}{{.Dir}}' $pkgs)
 if [ "$found" -eq 0 ]; then

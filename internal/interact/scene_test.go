@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/weft-engine/weft/internal/fuzzcrash"
 )
 
 var (
@@ -61,6 +63,7 @@ func TestScene(t *testing.T) {
 // FuzzScene checks the game of any seed; CI fuzzes it for a bounded time
 // (make fuzz-ci), starting from two seeds besides TestScene's.
 func FuzzScene(f *testing.F) {
+	fuzzcrash.Keep()
 	f.Add(uint64(100))
 	f.Add(uint64(2026))
 	f.Fuzz(func(t *testing.T, seed uint64) {
