@@ -130,8 +130,12 @@ func placeholder(tag, n uint32) ark.Entity {
 // Spawn records the creation of an entity and returns a placeholder for
 // it, which later commands of this buffer, and entity fields of recorded
 // component values, may use. Adds that directly follow the spawn are
-// applied with the creation, in one table move. Executed only by the job
-// (or owner) that owns b.
+// applied with the creation, in one table move. A buffer's first 262,143
+// spawns have placeholders that resolve; a spawn past them still creates
+// its entity, but its placeholder resolves to nothing (WEFT-E010, and
+// Report.Spawned refuses it): spread more spawns over more buffers (the
+// chunks of a pass, or several Apply calls). Executed only by the job (or
+// owner) that owns b.
 func (b *Commands) Spawn() ark.Entity {
 	e := b.nextPlaceholder()
 	b.push(command{op: opSpawn, e: e})

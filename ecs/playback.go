@@ -51,7 +51,8 @@ func (r *Report) reset() {
 // answers for its last playback: ask after World.Apply, before the
 // world's next playback (Apply or step) and before a Restore or Load,
 // which forget it. A placeholder that no buffer of the playback made is
-// ErrUnresolved, as is a call from inside a playback (an observer).
+// ErrUnresolved, as are the placeholder of a spawn past its buffer's first
+// 262,143 (Commands.Spawn) and a call from inside a playback (an observer).
 // A placeholder names its buffer by a tag of 14 bits, which buffers
 // reuse: one kept from an older buffer or taken from another world may
 // carry the tag of a buffer this playback played, and then names that
@@ -425,7 +426,7 @@ func (p *playback) resolve(e ark.Entity) (ark.Entity, string) {
 	}
 	tag, n := e.Gen()>>spawnBits, int(e.Gen()&(maxSpawns-1))
 	if n == maxSpawns-1 {
-		return e, fmt.Sprintf("the placeholder of a spawn past the first %d of its buffer; spread the spawns over more buffers (jobs or chunks)", maxSpawns-2)
+		return e, fmt.Sprintf("the placeholder of a spawn past the first %d of its buffer; spread the spawns over more buffers (jobs or chunks)", maxSpawns-1)
 	}
 	s := span{p.off, len(p.spawned) - p.off}
 	if p.b == nil || tag != p.b.tag { // after the playback (Report.Spawned): only played buffers
