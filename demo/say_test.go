@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/weft-engine/weft/demo/internal/game"
+	"github.com/weft-engine/weft/overlay"
 )
 
 // The first screen explains itself: P on the title screen says what it
@@ -20,8 +21,11 @@ func TestRefusedKeysSayWhy(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, g.Close()) })
 	var log bytes.Buffer
-	w, err := newWindow(g, options{tracedir: t.TempDir()}, &log)
-	require.NoError(t, err)
+	// The window as newWindow makes it, without its sprites: Ebiten makes
+	// no image once another test's RunGame has finished in this process.
+	w := &window{g: g, o: options{tracedir: t.TempDir()}, ctl: game.NewControls(g.Engine()), log: &log}
+	require.NoError(t, g.KeepRewind())
+	w.ov = overlay.New(g.Engine(), overlay.Options{Profiler: g.Profile(), Log: &log, Keys: gameKeys})
 
 	require.NoError(t, g.Record(io.Discard)) // as -record does, before the first step
 	w.o.record = "run.weft"
