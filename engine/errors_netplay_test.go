@@ -68,7 +68,7 @@ func Example_n006() {
 	theirs.Game = 0xbeef // another build or scene
 	fmt.Println(netplay.CheckHello(mine, theirs))
 	// Output:
-	// netplay: WEFT-N006: a peer's hello has 48879 as its game (Config.Game), this session 24301: run the same build of the game with the same settings
+	// netplay: WEFT-N006: a peer's hello has 48879 as its game (Config.Game), this peer has 24301: run the same build of the game with the same settings
 }
 
 func Example_n007() {

@@ -124,11 +124,11 @@ func CheckHello(mine, theirs Hello) error {
 		{"spectator", mine.Spectator, theirs.Spectator},
 	} {
 		if d.mine != d.got {
-			return errorf(ErrMismatch, nil, "a peer's hello has %v as its %s, this session %v: run the same build of the game with the same settings", d.got, d.what, d.mine)
+			return errorf(ErrMismatch, nil, "a peer's hello has %v as its %s, this peer has %v: run the same build of the game with the same settings", d.got, d.what, d.mine)
 		}
 	}
 	if !mine.Spectator && (mine.Delay != theirs.Delay || mine.Window != theirs.Window) {
-		return errorf(ErrMismatch, nil, "a peer's hello has input delay %d and window %d, this session %d and %d: give every peer the same Config.InputDelay and Config.Window",
+		return errorf(ErrMismatch, nil, "a peer's hello has input delay %d and window %d, this peer has %d and %d: give every peer the same Config.InputDelay and Config.Window",
 			theirs.Delay, theirs.Window, mine.Delay, mine.Window)
 	}
 	return nil
